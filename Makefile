@@ -1,0 +1,78 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# hot_track: the patch series and its workspace.  See README.md.
+#
+#   make demo     build, boot, mount with hot_track, run a workload, show heat
+#   make check    every test (what CI runs)
+#
+#   make tree     build/linux: the base plus one commit per patch
+#   make export   build/linux's commits back into linux/, patches/, series/
+#   make series   git format-patch output in build/series/, checked
+#   make kernel   the UML test kernel in build/uml/
+#   make kunit    KUnit on that kernel
+#
+# BASE_CACHE=DIR takes the base .deb from DIR (default ../shared/kernel when
+# it exists); KSRC=DIR starts the work tree from your own kernel tree.
+
+SHELL := /bin/bash
+TOP := $(CURDIR)
+BASE_CACHE ?= $(wildcard $(TOP)/../shared/kernel)
+export BASE_CACHE KSRC
+
+TREE := build/linux
+KERNEL := build/uml/linux
+FRAGMENTS := config/uml.config config/debug.config config/hot_track.config
+GUEST := scripts/guest-run
+
+.PHONY: deps tree export series kernel kunit boot-test selftests check demo drift clean
+
+deps:
+	@scripts/deps.sh
+
+$(TREE)/.git:
+	@$(MAKE) --no-print-directory deps
+	python3 scripts/series.py tree "$$(scripts/fetch-base.sh)"
+
+tree: deps
+	python3 scripts/series.py tree "$$(scripts/fetch-base.sh)"
+
+export: $(TREE)/.git
+	python3 scripts/series.py export
+
+series: $(TREE)/.git
+	python3 scripts/series.py series
+	python3 scripts/series.py verify
+	scripts/checkpatch-series.sh build/series
+
+kernel: $(TREE)/.git deps
+	scripts/build-kernel.sh $(TREE) build/uml $(FRAGMENTS)
+
+# KUnit on the test kernel, on 2 CPUs; its log must be clean too.
+kunit: kernel
+	cd $(TREE) && python3 tools/testing/kunit/kunit.py exec --arch=um \
+		--build_dir=$(TOP)/build/uml --timeout=600 \
+		--kernel_args=ncpus=2 --kernel_args=seccomp=on 'hot_track*'
+	scripts/kernel-log-check build/uml/test.log
+
+boot-test: kernel
+	$(GUEST) -t 600 -d ext4:1G -d xfs:1G -d btrfs:1G tests/guest/boot.sh
+
+# The repository and the work tree agree: exporting the tree changes nothing.
+drift: $(TREE)/.git
+	python3 scripts/series.py export
+	@git diff --quiet -- linux patches series && \
+	 [ -z "$$(git ls-files --others --exclude-standard -- linux patches series)" ] || \
+	 { git status --short -- linux patches series; \
+	   echo "drift: build/linux and the repository differ" >&2; exit 1; }
+
+selftests: kernel
+	@echo "selftests: none yet"
+
+check: kernel
+	scripts/check.sh
+
+demo: kernel
+	$(GUEST) -t 900 -d ext4:2G -d xfs:2G -d btrfs:2G tests/guest/boot.sh
+
+clean:
+	rm -rf build/uml build/runs build/series

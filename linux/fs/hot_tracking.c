@@ -1,0 +1,513 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Hot data tracking: how often the data of a file is read from and written
+ * to disk, per inode and per 1 MiB range.
+ *
+ * See Documentation/filesystems/hot_tracking.rst for the design.
+ *
+ * Locking and lifetime, in short:
+ *
+ * - &super_block.s_hot_info is set by hot_track_enable() and cleared by
+ *   hot_track_disable(), which waits for an RCU grace period before freeing.
+ * - The I/O hooks run entirely under rcu_read_lock() and never sleep: they
+ *   look items up without locks and allocate with GFP_NOWAIT.  The sleeping
+ *   allocations of the original design cannot be used in
+ *   folio_start_writeback(), which btrfs calls under a spinlock.
+ * - An inode item's xa_lock (of its range xarray) protects its frequency
+ *   data, that of its ranges, and its dead flag.
+ * - Items are freed after an RCU grace period, once they left their index.
+ */
+
+#include <linux/fs.h>
+#include <linux/hot_tracking.h>
+#include <linux/init.h>
+#include <linux/ktime.h>
+#include <linux/math64.h>
+#include <linux/minmax.h>
+#include <linux/pagemap.h>
+#include <linux/rhashtable.h>
+#include <linux/slab.h>
+
+/* Allocations in the I/O path: never sleep, never warn, never dip into reserves. */
+#define HOT_GFP		(GFP_NOWAIT | __GFP_NOWARN | __GFP_NOMEMALLOC)
+
+/* Weight of the newest gap in the average gap between accesses: 1/16. */
+#define HOT_AVG_SHIFT	4
+
+/*
+ * Temperature: 2^26 * log2(rate * 2^62 ns), where rate is the estimated
+ * number of accesses per ns.  Gaps are taken to be at least HOT_MIN_GAP ns,
+ * and the gap before the first access HOT_FIRST_GAP ns.
+ */
+#define HOT_TEMP_FRAC_BITS	26
+#define HOT_RATE_SHIFT		62
+#define HOT_MIN_GAP		1024ULL
+#define HOT_FIRST_GAP		NSEC_PER_SEC
+
+enum hot_io {
+	HOT_READ,
+	HOT_WRITE,
+	HOT_WRITEBACK,
+};
+
+DEFINE_STATIC_KEY_FALSE(hot_track_key);
+
+static struct kmem_cache *hot_inode_cachep __ro_after_init;
+static struct kmem_cache *hot_range_cachep __ro_after_init;
+
+static const struct rhashtable_params hot_inode_params = {
+	.key_len		= sizeof_field(struct hot_inode_item, inode),
+	.key_offset		= offsetof(struct hot_inode_item, inode),
+	.head_offset		= offsetof(struct hot_inode_item, node),
+	.automatic_shrinking	= true,
+};
+
+/**
+ * hot_range_span() - the ranges that a byte range of a file touches
+ * @pos: offset of the first byte, in bytes.
+ * @len: length, in bytes.
+ * @first: the first range number, on success.
+ * @last: the last range number, on success.
+ *
+ * A request that runs past the largest file offset is cut there.
+ *
+ * Return: false if there is nothing to record (@len is 0 or @pos negative).
+ */
+static bool hot_range_span(loff_t pos, u64 len, unsigned long *first,
+			   unsigned long *last)
+{
+	u64 end;
+
+	if (pos < 0 || !len)
+		return false;
+	if (len > (u64)(LLONG_MAX - pos))
+		end = LLONG_MAX;
+	else
+		end = pos + len - 1;
+	*first = pos >> HOT_RANGE_SHIFT;
+	*last = end >> HOT_RANGE_SHIFT;
+	return true;
+}
+
+/**
+ * hot_avg_delta() - update the average gap between accesses
+ * @avg: the average so far, in ns.
+ * @delta: the gap just seen, in ns.
+ * @nr: accesses before this one.
+ *
+ * The first gap seeds the average; each later gap moves it by 1/16 of the
+ * difference.  The result lies between @avg and @delta, so it cannot
+ * overflow.
+ *
+ * Return: the new average, in ns.
+ */
+static u64 hot_avg_delta(u64 avg, u64 delta, u32 nr)
+{
+	if (nr <= 1)
+		return delta;
+	return avg - (avg >> HOT_AVG_SHIFT) + (delta >> HOT_AVG_SHIFT);
+}
+
+/* Count one access at @now (ns).  Caller holds the item lock. */
+static void hot_freq_update(struct hot_freq *freq, u64 now, bool write)
+{
+	u64 *last = write ? &freq->last_write_time : &freq->last_read_time;
+	u64 *avg = write ? &freq->avg_delta_writes : &freq->avg_delta_reads;
+	u32 *nr = write ? &freq->nr_writes : &freq->nr_reads;
+
+	/* Clocks were read before the lock: a later access may come first. */
+	if (*nr)
+		*avg = hot_avg_delta(*avg, now > *last ? now - *last : 0, *nr);
+	if (*nr < U32_MAX)
+		(*nr)++;
+	*last = max(*last, now);
+}
+
+/* Estimated gap between accesses at @now, in ns. */
+static u64 hot_gap(u64 avg, u64 last, u32 nr, u64 now)
+{
+	u64 age = now > last ? now - last : 0;
+
+	return max3(age, nr > 1 ? avg : HOT_FIRST_GAP, HOT_MIN_GAP);
+}
+
+/* log2(@x) in fixed point with HOT_TEMP_FRAC_BITS bits of fraction. */
+static u32 hot_log2(u64 x)
+{
+	unsigned int il;
+	u64 frac;
+
+	if (x < 2)
+		return 0;
+	il = ilog2(x);
+	if (il >= HOT_TEMP_FRAC_BITS)
+		frac = x >> (il - HOT_TEMP_FRAC_BITS);
+	else
+		frac = x << (HOT_TEMP_FRAC_BITS - il);
+	return (il << HOT_TEMP_FRAC_BITS) |
+	       (frac & (BIT_ULL(HOT_TEMP_FRAC_BITS) - 1));
+}
+
+/**
+ * hot_temp() - temperature of an item
+ * @freq: the item's frequency data.
+ * @now: the time to compute it for, ktime_get_ns() (ns).
+ *
+ * The temperature is a logarithm of the estimated access rate: the rate of
+ * reads plus the rate of writes, each the inverse of the average gap
+ * between accesses, or of the time since the last access once that is
+ * longer.  So an access never makes an item colder, and time without
+ * access does.  Doubling the rate adds 2^26; an item accessed once a
+ * second is near 2^31.  Counters play no part, so saturated ones do not
+ * matter.  See Documentation/filesystems/hot_tracking.rst.
+ *
+ * Context: any; the caller keeps @freq stable.
+ * Return: the temperature; 0 for an item never accessed.
+ */
+u32 hot_temp(const struct hot_freq *freq, u64 now)
+{
+	u64 rate = 0;
+
+	if (freq->nr_reads)
+		rate += div64_u64(BIT_ULL(HOT_RATE_SHIFT),
+				  hot_gap(freq->avg_delta_reads,
+					  freq->last_read_time,
+					  freq->nr_reads, now));
+	if (freq->nr_writes)
+		rate += div64_u64(BIT_ULL(HOT_RATE_SHIFT),
+				  hot_gap(freq->avg_delta_writes,
+					  freq->last_write_time,
+					  freq->nr_writes, now));
+	return hot_log2(rate);
+}
+EXPORT_SYMBOL_GPL(hot_temp);
+
+static void hot_mem_add(struct hot_info *hi, struct kmem_cache *cachep,
+			long nr)
+{
+	atomic_long_add(nr * (long)kmem_cache_size(cachep), &hi->mem);
+	atomic_long_add(nr, cachep == hot_inode_cachep ? &hi->nr_inodes :
+					&hi->nr_ranges);
+}
+
+static void hot_range_free_rcu(struct rcu_head *head)
+{
+	kmem_cache_free(hot_range_cachep,
+			container_of(head, struct hot_range_item, rcu));
+}
+
+static void hot_inode_free_rcu(struct rcu_head *head)
+{
+	kmem_cache_free(hot_inode_cachep,
+			container_of(head, struct hot_inode_item, rcu));
+}
+
+/*
+ * Free an inode item that left &hot_info.inodes, and its ranges.  Readers
+ * under RCU may still see them until the grace period ends.
+ */
+static void hot_inode_free(struct hot_info *hi, struct hot_inode_item *he)
+{
+	struct hot_range_item *hr;
+	unsigned long index;
+	long nr = 0;
+
+	xa_lock(&he->ranges);
+	he->dead = true;
+	xa_for_each(&he->ranges, index, hr) {
+		__xa_erase(&he->ranges, index);
+		call_rcu(&hr->rcu, hot_range_free_rcu);
+		nr++;
+	}
+	xa_unlock(&he->ranges);
+	xa_destroy(&he->ranges);
+	hot_mem_add(hi, hot_range_cachep, -nr);
+	hot_mem_add(hi, hot_inode_cachep, -1);
+	call_rcu(&he->rcu, hot_inode_free_rcu);
+}
+
+/* Find or add the item of @inode.  Caller holds rcu_read_lock(). */
+static struct hot_inode_item *hot_inode_get(struct hot_info *hi,
+					    struct inode *inode)
+{
+	struct hot_inode_item *he, *old;
+
+	he = rhashtable_lookup(&hi->inodes, &inode, hot_inode_params);
+	if (he)
+		return he;
+
+	he = kmem_cache_zalloc(hot_inode_cachep, HOT_GFP);
+	if (!he)
+		return NULL;
+	xa_init(&he->ranges);
+	he->inode = inode;
+	he->ino = inode->i_ino;
+	he->wb_pass = 1;
+	old = rhashtable_lookup_get_insert_fast(&hi->inodes, &he->node,
+						hot_inode_params);
+	if (old) {
+		/* Lost a race, or the table could not grow. */
+		kmem_cache_free(hot_inode_cachep, he);
+		return IS_ERR(old) ? NULL : old;
+	}
+	hot_mem_add(hi, hot_inode_cachep, 1);
+	return he;
+}
+
+/* Find or add range @index of @he.  Caller holds the item lock. */
+static struct hot_range_item *hot_range_get(struct hot_info *hi,
+					    struct hot_inode_item *he,
+					    unsigned long index)
+{
+	struct hot_range_item *hr;
+
+	hr = xa_load(&he->ranges, index);
+	if (hr)
+		return hr;
+	hr = kmem_cache_zalloc(hot_range_cachep, HOT_GFP);
+	if (!hr)
+		return NULL;
+	hr->index = index;
+	if (__xa_insert(&he->ranges, index, hr, HOT_GFP)) {
+		kmem_cache_free(hot_range_cachep, hr);
+		return NULL;
+	}
+	hot_mem_add(hi, hot_range_cachep, 1);
+	return hr;
+}
+
+static void hot_track_record(struct inode *inode, loff_t pos, u64 len,
+			     enum hot_io io)
+{
+	bool write = io != HOT_READ;
+	unsigned long first, last, index;
+	struct hot_inode_item *he;
+	struct hot_range_item *hr;
+	struct hot_info *hi;
+	u64 now;
+
+	if (!hot_range_span(pos, len, &first, &last))
+		return;
+	now = ktime_get_ns();
+
+	rcu_read_lock();
+	hi = rcu_dereference(inode->i_sb->s_hot_info);
+	if (!hi)
+		goto out;
+	he = hot_inode_get(hi, inode);
+	if (!he)
+		goto out;
+
+	xa_lock(&he->ranges);
+	if (he->dead)
+		goto unlock;
+	if (io != HOT_WRITEBACK || he->wb_counted != he->wb_pass) {
+		hot_freq_update(&he->freq, now, write);
+		he->wb_counted = he->wb_pass;
+	}
+	for (index = first; index <= last; index++) {
+		hr = hot_range_get(hi, he, index);
+		if (!hr)
+			break;
+		if (io == HOT_WRITEBACK) {
+			if (hr->freq.wb_pass == he->wb_pass)
+				continue;
+			hr->freq.wb_pass = he->wb_pass;
+		}
+		hot_freq_update(&hr->freq, now, write);
+	}
+unlock:
+	xa_unlock(&he->ranges);
+out:
+	rcu_read_unlock();
+}
+
+/**
+ * __hot_track_io() - record a read or write that goes to disk
+ * @inode: the file, a regular file.
+ * @pos: offset of the first byte, in bytes.
+ * @len: length, in bytes.
+ * @rw: %READ or %WRITE.
+ *
+ * Called through hot_track_io(), which see.
+ */
+void __hot_track_io(struct inode *inode, loff_t pos, u64 len, int rw)
+{
+	hot_track_record(inode, pos, len, rw == WRITE ? HOT_WRITE : HOT_READ);
+}
+
+/**
+ * __hot_track_writeback_folio() - record a folio that goes to disk
+ * @inode: the file, a regular file.
+ * @folio: the folio.
+ *
+ * Called through hot_track_writeback_folio(), which see.
+ */
+void __hot_track_writeback_folio(struct inode *inode, struct folio *folio)
+{
+	hot_track_record(inode, folio_pos(folio), folio_size(folio),
+			 HOT_WRITEBACK);
+}
+
+/**
+ * __hot_track_writeback_begin() - a writeback pass over a file begins
+ * @inode: the file, a regular file.
+ *
+ * Called through hot_track_writeback_begin(), which see.
+ */
+void __hot_track_writeback_begin(struct inode *inode)
+{
+	struct hot_inode_item *he;
+	struct hot_info *hi;
+
+	rcu_read_lock();
+	hi = rcu_dereference(inode->i_sb->s_hot_info);
+	he = hi ? rhashtable_lookup(&hi->inodes, &inode, hot_inode_params) :
+		  NULL;
+	if (he) {
+		xa_lock(&he->ranges);
+		he->wb_pass++;
+		xa_unlock(&he->ranges);
+	}
+	rcu_read_unlock();
+}
+
+/**
+ * __hot_track_evict_inode() - forget the heat of an inode being evicted
+ * @inode: the inode.
+ *
+ * Called through hot_track_evict_inode(), which see.
+ */
+void __hot_track_evict_inode(struct inode *inode)
+{
+	struct hot_inode_item *he;
+	struct hot_info *hi;
+
+	rcu_read_lock();
+	hi = rcu_dereference(inode->i_sb->s_hot_info);
+	he = hi ? rhashtable_lookup(&hi->inodes, &inode, hot_inode_params) :
+		  NULL;
+	if (he && !rhashtable_remove_fast(&hi->inodes, &he->node,
+					  hot_inode_params))
+		hot_inode_free(hi, he);
+	rcu_read_unlock();
+}
+
+/**
+ * hot_track_get_freq() - copy the frequency data of a file
+ * @inode: the file.
+ * @freq: where to copy it.
+ *
+ * Context: any context that may take a spinlock.
+ * Return: 0 on success; -EOPNOTSUPP if @inode's superblock does not track
+ * hot data; -ENODATA if there is no data for @inode.
+ */
+int hot_track_get_freq(struct inode *inode, struct hot_freq *freq)
+{
+	struct hot_inode_item *he;
+	struct hot_info *hi;
+	int ret = -ENODATA;
+
+	rcu_read_lock();
+	hi = rcu_dereference(inode->i_sb->s_hot_info);
+	if (!hi) {
+		ret = -EOPNOTSUPP;
+		goto out;
+	}
+	he = rhashtable_lookup(&hi->inodes, &inode, hot_inode_params);
+	if (!he)
+		goto out;
+	xa_lock(&he->ranges);
+	if (!he->dead) {
+		*freq = he->freq;
+		ret = 0;
+	}
+	xa_unlock(&he->ranges);
+out:
+	rcu_read_unlock();
+	return ret;
+}
+EXPORT_SYMBOL_GPL(hot_track_get_freq);
+
+/**
+ * hot_track_enable() - turn hot data tracking on for a superblock
+ * @sb: the superblock.
+ *
+ * Does nothing if tracking is on already.
+ *
+ * Context: process context; the caller holds @sb->s_umount for writing
+ * (mount and remount do).
+ * Return: 0 on success, -ENOMEM if the state cannot be allocated.
+ */
+int hot_track_enable(struct super_block *sb)
+{
+	struct hot_info *hi;
+	int ret;
+
+	if (rcu_access_pointer(sb->s_hot_info))
+		return 0;
+	hi = kzalloc_obj(*hi);
+	if (!hi)
+		return -ENOMEM;
+	hi->sb = sb;
+	ret = rhashtable_init(&hi->inodes, &hot_inode_params);
+	if (ret) {
+		kfree(hi);
+		return ret;
+	}
+	static_branch_inc(&hot_track_key);
+	rcu_assign_pointer(sb->s_hot_info, hi);
+	pr_info("VFS: Turning on hot data tracking on %s\n", sb->s_id);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(hot_track_enable);
+
+static void hot_inode_free_all(void *ptr, void *arg)
+{
+	hot_inode_free(arg, ptr);
+}
+
+/**
+ * hot_track_disable() - turn hot data tracking off and free its state
+ * @sb: the superblock.
+ *
+ * Does nothing if tracking is off.  Waits for the I/O hooks that still use
+ * the state to finish, then frees every item.  Unmount calls it after the
+ * filesystem's ->put_super().
+ *
+ * Context: process context, may sleep; the caller holds @sb->s_umount for
+ * writing, or owns @sb (unmount).
+ */
+void hot_track_disable(struct super_block *sb)
+{
+	struct hot_info *hi = rcu_replace_pointer(sb->s_hot_info, NULL, true);
+
+	if (!hi)
+		return;
+	synchronize_rcu();
+	rhashtable_free_and_destroy(&hi->inodes, hot_inode_free_all, hi);
+	WARN_ON_ONCE(atomic_long_read(&hi->mem) ||
+		     atomic_long_read(&hi->nr_inodes) ||
+		     atomic_long_read(&hi->nr_ranges));
+	static_branch_dec(&hot_track_key);
+	kfree(hi);
+	pr_info("VFS: Turning off hot data tracking on %s\n", sb->s_id);
+}
+EXPORT_SYMBOL_GPL(hot_track_disable);
+
+static int __init hot_track_init(void)
+{
+	hot_inode_cachep = KMEM_CACHE(hot_inode_item, SLAB_RECLAIM_ACCOUNT);
+	hot_range_cachep = KMEM_CACHE(hot_range_item, SLAB_RECLAIM_ACCOUNT);
+	if (!hot_inode_cachep || !hot_range_cachep) {
+		kmem_cache_destroy(hot_inode_cachep);
+		kmem_cache_destroy(hot_range_cachep);
+		return -ENOMEM;
+	}
+	return 0;
+}
+fs_initcall(hot_track_init);
+
+#ifdef CONFIG_HOT_TRACKING_KUNIT_TEST
+#include "tests/hot_tracking_kunit.c"
+#endif

@@ -1,0 +1,345 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of the hot data tracking core, included at the end of
+ * fs/hot_tracking.c to reach its static functions.
+ */
+
+#include <kunit/test.h>
+
+static void hot_range_span_test(struct kunit *test)
+{
+	unsigned long first = 7, last = 7;
+
+	/* Nothing to record: the outputs are left alone. */
+	KUNIT_EXPECT_FALSE(test, hot_range_span(0, 0, &first, &last));
+	KUNIT_EXPECT_FALSE(test, hot_range_span(-1, 4096, &first, &last));
+	KUNIT_EXPECT_EQ(test, first, 7);
+
+	/* Exactly one aligned range. */
+	KUNIT_EXPECT_TRUE(test, hot_range_span(SZ_1M, SZ_1M, &first, &last));
+	KUNIT_EXPECT_EQ(test, first, 1);
+	KUNIT_EXPECT_EQ(test, last, 1);
+
+	/* One byte. */
+	KUNIT_EXPECT_TRUE(test, hot_range_span(SZ_1M - 1, 1, &first, &last));
+	KUNIT_EXPECT_EQ(test, first, 0);
+	KUNIT_EXPECT_EQ(test, last, 0);
+
+	/* Two bytes across a boundary touch two ranges. */
+	KUNIT_EXPECT_TRUE(test, hot_range_span(SZ_1M - 1, 2, &first, &last));
+	KUNIT_EXPECT_EQ(test, first, 0);
+	KUNIT_EXPECT_EQ(test, last, 1);
+
+	/* Unaligned, several ranges. */
+	KUNIT_EXPECT_TRUE(test, hot_range_span(3 * SZ_1M + 5, 2 * SZ_1M,
+					       &first, &last));
+	KUNIT_EXPECT_EQ(test, first, 3);
+	KUNIT_EXPECT_EQ(test, last, 5);
+
+	/* Near the largest offset: cut there, no overflow. */
+	KUNIT_EXPECT_TRUE(test, hot_range_span(LLONG_MAX - 10, 100,
+					       &first, &last));
+	KUNIT_EXPECT_EQ(test, first, (unsigned long)(LLONG_MAX >> HOT_RANGE_SHIFT));
+	KUNIT_EXPECT_EQ(test, last, (unsigned long)(LLONG_MAX >> HOT_RANGE_SHIFT));
+	KUNIT_EXPECT_TRUE(test, hot_range_span(0, U64_MAX, &first, &last));
+	KUNIT_EXPECT_EQ(test, first, 0);
+	KUNIT_EXPECT_EQ(test, last, (unsigned long)(LLONG_MAX >> HOT_RANGE_SHIFT));
+	KUNIT_EXPECT_TRUE(test, hot_range_span(LLONG_MAX, 1, &first, &last));
+	KUNIT_EXPECT_EQ(test, first, last);
+}
+
+static void hot_avg_delta_test(struct kunit *test)
+{
+	u64 avg;
+	int i;
+
+	/* The first gap seeds the average. */
+	KUNIT_EXPECT_EQ(test, hot_avg_delta(0, 1000, 1), 1000);
+	/* Later gaps move it by 1/16 of the difference. */
+	KUNIT_EXPECT_EQ(test, hot_avg_delta(1600, 3200, 2), 1700);
+	KUNIT_EXPECT_EQ(test, hot_avg_delta(3200, 1600, 5), 3100);
+	/* Extremes stay between the inputs. */
+	KUNIT_EXPECT_LE(test, hot_avg_delta(U64_MAX, U64_MAX, 9), U64_MAX);
+	KUNIT_EXPECT_GE(test, hot_avg_delta(U64_MAX, U64_MAX, 9),
+			U64_MAX - 16);
+	KUNIT_EXPECT_LE(test, hot_avg_delta(U64_MAX, 0, 9), U64_MAX);
+	KUNIT_EXPECT_GE(test, hot_avg_delta(0, U64_MAX, 9), U64_MAX >> 5);
+	/* A steady gap is found again. */
+	avg = 1;
+	for (i = 0; i < 400; i++)
+		avg = hot_avg_delta(avg, 1000000, 2);
+	KUNIT_EXPECT_GE(test, avg, 1000000 - 16);
+	KUNIT_EXPECT_LE(test, avg, 1000000);
+}
+
+static void hot_freq_update_test(struct kunit *test)
+{
+	struct hot_freq freq = {};
+
+	hot_freq_update(&freq, 1000, false);
+	KUNIT_EXPECT_EQ(test, freq.nr_reads, 1);
+	KUNIT_EXPECT_EQ(test, freq.last_read_time, 1000);
+	KUNIT_EXPECT_EQ(test, freq.avg_delta_reads, 0);
+	KUNIT_EXPECT_EQ(test, freq.nr_writes, 0);
+
+	hot_freq_update(&freq, 3000, false);
+	KUNIT_EXPECT_EQ(test, freq.nr_reads, 2);
+	KUNIT_EXPECT_EQ(test, freq.avg_delta_reads, 2000);
+
+	/* A clock read earlier than the last access: gap 0, time kept. */
+	hot_freq_update(&freq, 2000, false);
+	KUNIT_EXPECT_EQ(test, freq.last_read_time, 3000);
+	KUNIT_EXPECT_EQ(test, freq.avg_delta_reads, 2000 - 2000 / 16);
+
+	hot_freq_update(&freq, 5000, true);
+	KUNIT_EXPECT_EQ(test, freq.nr_writes, 1);
+	KUNIT_EXPECT_EQ(test, freq.last_write_time, 5000);
+	KUNIT_EXPECT_EQ(test, freq.nr_reads, 3);
+
+	/* Counters saturate instead of wrapping. */
+	freq.nr_writes = U32_MAX - 1;
+	hot_freq_update(&freq, 6000, true);
+	KUNIT_EXPECT_EQ(test, freq.nr_writes, U32_MAX);
+	hot_freq_update(&freq, 7000, true);
+	KUNIT_EXPECT_EQ(test, freq.nr_writes, U32_MAX);
+}
+
+static void hot_log2_test(struct kunit *test)
+{
+	u64 x;
+
+	KUNIT_EXPECT_EQ(test, hot_log2(0), 0);
+	KUNIT_EXPECT_EQ(test, hot_log2(1), 0);
+	KUNIT_EXPECT_EQ(test, hot_log2(2), 1U << HOT_TEMP_FRAC_BITS);
+	KUNIT_EXPECT_EQ(test, hot_log2(3), (1U << HOT_TEMP_FRAC_BITS) +
+			(1U << (HOT_TEMP_FRAC_BITS - 1)));
+	KUNIT_EXPECT_EQ(test, hot_log2(BIT_ULL(40)), 40U << HOT_TEMP_FRAC_BITS);
+	KUNIT_EXPECT_EQ(test, hot_log2(U64_MAX) >> HOT_TEMP_FRAC_BITS, 63);
+	/* Strictly increasing over a sweep of every magnitude. */
+	for (x = 2; x < U64_MAX / 3; x = x * 3 / 2 + 1)
+		KUNIT_EXPECT_LT(test, hot_log2(x), hot_log2(x * 3 / 2 + 1));
+}
+
+static void hot_temp_test(struct kunit *test)
+{
+	const u64 s = NSEC_PER_SEC, t0 = 1000 * NSEC_PER_SEC;
+	struct hot_freq cold = {}, warm = {}, hot = {}, f;
+	u64 now;
+	int i;
+
+	KUNIT_EXPECT_EQ(test, hot_temp(&cold, t0), 0);
+
+	/* Once a second for a minute, then ten times a second. */
+	for (i = 0; i < 60; i++)
+		hot_freq_update(&warm, t0 + i * s, false);
+	for (i = 0; i < 600; i++)
+		hot_freq_update(&hot, t0 + i * s / 10, false);
+	now = t0 + 60 * s;
+	KUNIT_EXPECT_GT(test, hot_temp(&hot, now), hot_temp(&warm, now));
+	/* About once a second is near 2^31; ten times as often, log2(10) more. */
+	KUNIT_EXPECT_EQ(test, hot_temp(&warm, now) >> 24, 128);
+	KUNIT_EXPECT_EQ(test, (hot_temp(&hot, now) - hot_temp(&warm, now) +
+			       (1U << 24)) >> 26, 3);
+
+	/* Writes add to reads. */
+	f = warm;
+	hot_freq_update(&f, now, true);
+	KUNIT_EXPECT_GT(test, hot_temp(&f, now), hot_temp(&warm, now));
+
+	/* Idle time cools; an extra access never does. */
+	for (i = 1; i < 1000; i *= 3) {
+		KUNIT_EXPECT_LE(test, hot_temp(&hot, now + (i + 1) * s),
+				hot_temp(&hot, now + i * s));
+		f = hot;
+		hot_freq_update(&f, now + i * s, false);
+		KUNIT_EXPECT_GE(test, hot_temp(&f, now + i * s),
+				hot_temp(&hot, now + i * s));
+		f = cold;
+		hot_freq_update(&f, now, i & 1);
+		KUNIT_EXPECT_GE(test, hot_temp(&f, now + i * s),
+				hot_temp(&cold, now + i * s));
+	}
+
+	/* Saturated counters change nothing. */
+	f = hot;
+	f.nr_reads = U32_MAX;
+	KUNIT_EXPECT_EQ(test, hot_temp(&f, now), hot_temp(&hot, now));
+	/* Extremes: a clock behind the last access, the longest gaps. */
+	KUNIT_EXPECT_GT(test, hot_temp(&hot, t0), 0);
+	f.last_read_time = 0;
+	f.avg_delta_reads = U64_MAX;
+	KUNIT_EXPECT_EQ(test, hot_temp(&f, U64_MAX), 0);
+}
+
+struct hot_kunit_fs {
+	struct super_block *sb;
+	struct inode *inode[2];
+	struct hot_info *hi;
+};
+
+static int hot_kunit_init(struct kunit *test)
+{
+	struct hot_kunit_fs *fs;
+	int i;
+
+	fs = kunit_kzalloc(test, sizeof(*fs), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, fs);
+	fs->sb = kunit_kzalloc(test, sizeof(*fs->sb), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, fs->sb);
+	strscpy(fs->sb->s_id, "hot_kunit");
+	for (i = 0; i < ARRAY_SIZE(fs->inode); i++) {
+		fs->inode[i] = kunit_kzalloc(test, sizeof(struct inode),
+					     GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, fs->inode[i]);
+		fs->inode[i]->i_sb = fs->sb;
+		fs->inode[i]->i_mode = S_IFREG | 0644;
+		fs->inode[i]->i_ino = 100 + i;
+	}
+	KUNIT_ASSERT_EQ(test, hot_track_enable(fs->sb), 0);
+	fs->hi = rcu_dereference_protected(fs->sb->s_hot_info, true);
+	test->priv = fs;
+	return 0;
+}
+
+static void hot_kunit_exit(struct kunit *test)
+{
+	struct hot_kunit_fs *fs = test->priv;
+
+	hot_track_disable(fs->sb);
+	KUNIT_EXPECT_NULL(test, rcu_access_pointer(fs->sb->s_hot_info));
+}
+
+static struct hot_inode_item *hot_kunit_item(struct hot_kunit_fs *fs, int i)
+{
+	return rhashtable_lookup_fast(&fs->hi->inodes, &fs->inode[i],
+				      hot_inode_params);
+}
+
+static long hot_kunit_mem(long inodes, long ranges)
+{
+	return inodes * kmem_cache_size(hot_inode_cachep) +
+	       ranges * kmem_cache_size(hot_range_cachep);
+}
+
+static void hot_track_io_test(struct kunit *test)
+{
+	struct hot_kunit_fs *fs = test->priv;
+	struct hot_inode_item *he;
+	struct hot_range_item *hr;
+
+	/* 3 MiB from 512 KiB: ranges 0 to 3, each once, the inode once. */
+	hot_track_io(fs->inode[0], SZ_512K, 3 * SZ_1M, READ);
+	he = hot_kunit_item(fs, 0);
+	KUNIT_ASSERT_NOT_NULL(test, he);
+	KUNIT_EXPECT_EQ(test, he->ino, 100);
+	KUNIT_EXPECT_EQ(test, he->freq.nr_reads, 1);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_ranges), 4);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->mem),
+			hot_kunit_mem(1, 4));
+
+	hot_track_io(fs->inode[0], 2 * SZ_1M, 4096, WRITE);
+	hr = xa_load(&he->ranges, 2);
+	KUNIT_ASSERT_NOT_NULL(test, hr);
+	KUNIT_EXPECT_EQ(test, hr->index, 2);
+	KUNIT_EXPECT_EQ(test, hr->freq.nr_reads, 1);
+	KUNIT_EXPECT_EQ(test, hr->freq.nr_writes, 1);
+	KUNIT_EXPECT_EQ(test, he->freq.nr_writes, 1);
+	hr = xa_load(&he->ranges, 1);
+	KUNIT_EXPECT_EQ(test, hr->freq.nr_writes, 0);
+	KUNIT_EXPECT_NULL(test, xa_load(&he->ranges, 4));
+
+	/* Nothing for zero bytes, for other file types, for other inodes. */
+	hot_track_io(fs->inode[0], 0, 0, READ);
+	fs->inode[1]->i_mode = S_IFDIR | 0755;
+	hot_track_io(fs->inode[1], 0, SZ_1M, READ);
+	KUNIT_EXPECT_NULL(test, hot_kunit_item(fs, 1));
+	KUNIT_EXPECT_EQ(test, he->freq.nr_reads, 1);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_inodes), 1);
+}
+
+static void hot_track_writeback_test(struct kunit *test)
+{
+	struct hot_kunit_fs *fs = test->priv;
+	struct hot_inode_item *he;
+	int i;
+
+	/* One pass of 512 folios of 4 KiB over 2 MiB: one write each. */
+	hot_track_writeback_begin(fs->inode[0]);
+	for (i = 0; i < 512; i++)
+		hot_track_record(fs->inode[0], i * 4096ULL, 4096,
+				 HOT_WRITEBACK);
+	he = hot_kunit_item(fs, 0);
+	KUNIT_ASSERT_NOT_NULL(test, he);
+	KUNIT_EXPECT_EQ(test, he->freq.nr_writes, 1);
+	KUNIT_EXPECT_EQ(test, ((struct hot_range_item *)
+			       xa_load(&he->ranges, 0))->freq.nr_writes, 1);
+	KUNIT_EXPECT_EQ(test, ((struct hot_range_item *)
+			       xa_load(&he->ranges, 1))->freq.nr_writes, 1);
+
+	/* A second pass over range 1 only. */
+	hot_track_writeback_begin(fs->inode[0]);
+	hot_track_record(fs->inode[0], SZ_1M, 4096, HOT_WRITEBACK);
+	hot_track_record(fs->inode[0], SZ_1M + 4096, 4096, HOT_WRITEBACK);
+	KUNIT_EXPECT_EQ(test, he->freq.nr_writes, 2);
+	KUNIT_EXPECT_EQ(test, ((struct hot_range_item *)
+			       xa_load(&he->ranges, 0))->freq.nr_writes, 1);
+	KUNIT_EXPECT_EQ(test, ((struct hot_range_item *)
+			       xa_load(&he->ranges, 1))->freq.nr_writes, 2);
+}
+
+static void hot_track_lifetime_test(struct kunit *test)
+{
+	struct hot_kunit_fs *fs = test->priv;
+
+	hot_track_io(fs->inode[0], 0, 5 * SZ_1M, READ);
+	hot_track_io(fs->inode[1], 0, SZ_1M, WRITE);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_inodes), 2);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_ranges), 6);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->mem),
+			hot_kunit_mem(2, 6));
+
+	/* Eviction frees the inode's items and only those. */
+	hot_track_evict_inode(fs->inode[0]);
+	KUNIT_EXPECT_NULL(test, hot_kunit_item(fs, 0));
+	KUNIT_EXPECT_NOT_NULL(test, hot_kunit_item(fs, 1));
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_inodes), 1);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_ranges), 1);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->mem),
+			hot_kunit_mem(1, 1));
+	/* Evicting an untracked inode is harmless. */
+	hot_track_evict_inode(fs->inode[0]);
+
+	/* A new inode at the same address starts cold. */
+	hot_track_io(fs->inode[0], 0, 4096, READ);
+	KUNIT_EXPECT_EQ(test, hot_kunit_item(fs, 0)->freq.nr_reads, 1);
+
+	/* Turning tracking off frees the rest (checked in disable). */
+	hot_track_disable(fs->sb);
+	KUNIT_EXPECT_FALSE(test, hot_track_enabled(fs->sb));
+	/* Nothing is recorded while it is off; on again starts empty. */
+	hot_track_io(fs->inode[0], 0, 4096, READ);
+	KUNIT_ASSERT_EQ(test, hot_track_enable(fs->sb), 0);
+	fs->hi = rcu_dereference_protected(fs->sb->s_hot_info, true);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_inodes), 0);
+	KUNIT_EXPECT_EQ(test, hot_track_enable(fs->sb), 0);
+}
+
+static struct kunit_case hot_track_test_cases[] = {
+	KUNIT_CASE(hot_range_span_test),
+	KUNIT_CASE(hot_avg_delta_test),
+	KUNIT_CASE(hot_freq_update_test),
+	KUNIT_CASE(hot_log2_test),
+	KUNIT_CASE(hot_temp_test),
+	KUNIT_CASE(hot_track_io_test),
+	KUNIT_CASE(hot_track_writeback_test),
+	KUNIT_CASE(hot_track_lifetime_test),
+	{}
+};
+
+static struct kunit_suite hot_track_test_suite = {
+	.name = "hot_track",
+	.init = hot_kunit_init,
+	.exit = hot_kunit_exit,
+	.test_cases = hot_track_test_cases,
+};
+kunit_test_suite(hot_track_test_suite);

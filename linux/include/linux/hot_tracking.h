@@ -1,0 +1,236 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Hot data tracking: how often the data of a file is read from and written
+ * to disk, per inode and per 1 MiB range.
+ *
+ * See Documentation/filesystems/hot_tracking.rst.
+ */
+#ifndef _LINUX_HOT_TRACKING_H
+#define _LINUX_HOT_TRACKING_H
+
+#include <linux/bits.h>
+#include <linux/types.h>
+#include <linux/atomic.h>
+#include <linux/fs.h>
+#include <linux/jump_label.h>
+#include <linux/rhashtable-types.h>
+#include <linux/rcupdate.h>
+#include <linux/xarray.h>
+#include <uapi/linux/hot_tracking.h>
+
+/* Ranges are 1 MiB, aligned to a multiple of their size in the file. */
+#define HOT_RANGE_SHIFT		20
+#define HOT_RANGE_SIZE		BIT_ULL(HOT_RANGE_SHIFT)
+
+/**
+ * struct hot_freq - access frequency of an inode or of a range
+ * @last_read_time: when data was last read from disk, in ns of
+ *	ktime_get_ns() (CLOCK_MONOTONIC); 0 if never.
+ * @last_write_time: when data was last written to disk, in ns; 0 if never.
+ * @avg_delta_reads: weighted moving average of the time between two reads,
+ *	in ns; 0 until the second read.
+ * @avg_delta_writes: the same for writes, in ns.
+ * @nr_reads: reads from disk; saturates at U32_MAX instead of wrapping.
+ * @nr_writes: writes to disk; saturates at U32_MAX.
+ * @last_temp: temperature computed by the last update pass.
+ * @wb_pass: writeback pass that last counted a write (ranges only).
+ *
+ * An item's frequency data is protected by the xa_lock of the range
+ * xarray of the inode item it belongs to (&hot_inode_item.ranges).
+ */
+struct hot_freq {
+	u64 last_read_time;
+	u64 last_write_time;
+	u64 avg_delta_reads;
+	u64 avg_delta_writes;
+	u32 nr_reads;
+	u32 nr_writes;
+	u32 last_temp;
+	u32 wb_pass;
+};
+
+/**
+ * struct hot_range_item - frequency data of one range of a file
+ * @freq: frequency data of the range.
+ * @index: range number in the file: the range covers the bytes from
+ *	@index << %HOT_RANGE_SHIFT for %HOT_RANGE_SIZE bytes.
+ * @rcu: frees the item after an RCU grace period.
+ */
+struct hot_range_item {
+	struct hot_freq freq;
+	unsigned long index;
+	struct rcu_head rcu;
+};
+
+/**
+ * struct hot_inode_item - frequency data of one regular file
+ * @freq: frequency data of the whole file.
+ * @ranges: the file's &struct hot_range_item, indexed by range number.  Its
+ *	xa_lock is the item lock: it protects @freq, the ranges' frequency
+ *	data and @dead.
+ * @node: link in &hot_info.inodes.
+ * @inode: the inode, the key of &hot_info.inodes; only compared, never
+ *	dereferenced, since the item may outlive it until an RCU grace period.
+ * @ino: the inode number, for reports.
+ * @wb_pass: number of the current writeback pass over the file; one pass
+ *	counts one write per range and one for the inode.
+ * @wb_counted: the writeback pass that last counted a write of the inode.
+ * @dead: set once the item left &hot_info.inodes; no range is added after.
+ * @rcu: frees the item after an RCU grace period.
+ */
+struct hot_inode_item {
+	struct hot_freq freq;
+	struct xarray ranges;
+	struct rhash_head node;
+	const struct inode *inode;
+	unsigned long ino;
+	u32 wb_pass;
+	u32 wb_counted;
+	bool dead;
+	struct rcu_head rcu;
+};
+
+/**
+ * struct hot_info - hot data tracking state of one superblock
+ * @sb: the superblock.
+ * @inodes: the &struct hot_inode_item of the superblock, keyed by inode.
+ * @mem: bytes used by the items of this superblock (slab object sizes).
+ * @nr_inodes: number of inode items.
+ * @nr_ranges: number of range items.
+ */
+struct hot_info {
+	struct super_block *sb;
+	struct rhashtable inodes;
+	atomic_long_t mem;
+	atomic_long_t nr_inodes;
+	atomic_long_t nr_ranges;
+};
+
+#ifdef CONFIG_HOT_TRACKING
+
+DECLARE_STATIC_KEY_FALSE(hot_track_key);
+
+int hot_track_enable(struct super_block *sb);
+void hot_track_disable(struct super_block *sb);
+u32 hot_temp(const struct hot_freq *freq, u64 now);
+int hot_track_get_freq(struct inode *inode, struct hot_freq *freq);
+long hot_track_ioctl_get_heat_info(struct file *file,
+				   struct hot_heat_info __user *uinfo);
+void __hot_track_io(struct inode *inode, loff_t pos, u64 len, int rw);
+void __hot_track_writeback_folio(struct inode *inode, struct folio *folio);
+void __hot_track_writeback_begin(struct inode *inode);
+void __hot_track_evict_inode(struct inode *inode);
+
+/**
+ * hot_track_enabled() - whether a superblock tracks hot data
+ * @sb: the superblock.
+ *
+ * Context: any; the answer may be stale unless the caller holds
+ * &super_block.s_umount.
+ * Return: true if @sb has hot data tracking on.
+ */
+static inline bool hot_track_enabled(const struct super_block *sb)
+{
+	return static_branch_unlikely(&hot_track_key) &&
+	       rcu_access_pointer(sb->s_hot_info);
+}
+
+static inline bool hot_track_inode(const struct inode *inode)
+{
+	return inode && hot_track_enabled(inode->i_sb) &&
+	       S_ISREG(inode->i_mode);
+}
+
+/**
+ * hot_track_io() - record a read or write that goes to disk
+ * @inode: the file.
+ * @pos: offset of the first byte, in bytes.
+ * @len: length, in bytes; 0 records nothing.
+ * @rw: %READ or %WRITE.
+ *
+ * Counts one access for the inode and one for each 1 MiB range that
+ * [@pos, @pos + @len) touches.  Costs one static branch when no filesystem
+ * tracks hot data, and nothing but a test of the superblock when this one
+ * does not.  Never sleeps; on allocation failure the access is not recorded.
+ *
+ * Context: any context that may take a spinlock; not from interrupts.
+ */
+static inline void hot_track_io(struct inode *inode, loff_t pos, u64 len,
+				int rw)
+{
+	if (hot_track_inode(inode))
+		__hot_track_io(inode, pos, len, rw);
+}
+
+/**
+ * hot_track_writeback_folio() - record a folio that goes to disk
+ * @inode: the file the folio belongs to, or NULL.
+ * @folio: the folio, locked, whose writeback starts.
+ *
+ * Within one writeback pass over the file (see hot_track_writeback_begin())
+ * each range and the inode count one write, however many folios go out.
+ *
+ * Context: as hot_track_io(); may be called with interrupts disabled.
+ */
+static inline void hot_track_writeback_folio(struct inode *inode,
+					     struct folio *folio)
+{
+	if (hot_track_inode(inode))
+		__hot_track_writeback_folio(inode, folio);
+}
+
+/**
+ * hot_track_writeback_begin() - a writeback pass over a file begins
+ * @inode: the file.
+ *
+ * Context: as hot_track_io().
+ */
+static inline void hot_track_writeback_begin(struct inode *inode)
+{
+	if (hot_track_inode(inode))
+		__hot_track_writeback_begin(inode);
+}
+
+/**
+ * hot_track_evict_inode() - forget the heat of an inode being evicted
+ * @inode: the inode; no I/O on it may be in flight.
+ *
+ * Context: process context.
+ */
+static inline void hot_track_evict_inode(struct inode *inode)
+{
+	if (hot_track_inode(inode))
+		__hot_track_evict_inode(inode);
+}
+
+#else /* !CONFIG_HOT_TRACKING */
+
+static inline bool hot_track_enabled(const struct super_block *sb)
+{
+	return false;
+}
+
+static inline int hot_track_enable(struct super_block *sb)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline void hot_track_disable(struct super_block *sb) {}
+
+static inline long
+hot_track_ioctl_get_heat_info(struct file *file,
+			      struct hot_heat_info __user *uinfo)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline void hot_track_io(struct inode *inode, loff_t pos, u64 len,
+				int rw) {}
+static inline void hot_track_writeback_folio(struct inode *inode,
+					     struct folio *folio) {}
+static inline void hot_track_writeback_begin(struct inode *inode) {}
+static inline void hot_track_evict_inode(struct inode *inode) {}
+
+#endif /* CONFIG_HOT_TRACKING */
+
+#endif /* _LINUX_HOT_TRACKING_H */

@@ -1,0 +1,54 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# check.sh: every test of the series, each step in turn, then one line
+# "check: N passed, N failed" counting the test cases of all steps (KUnit
+# cases, kselftest cases, and one for each other step).
+#
+# Expects the kernel built (make kernel).  CHECK_STEPS limits the steps.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+logs=$top/build/check
+rm -rf "$logs"; mkdir -p "$logs"
+passed=0 failed=0 start=$(date +%s)
+steps=${CHECK_STEPS:-"kunit boot selftests series drift"}
+
+count() {	# count STEP RC LOG: add the step's cases to the totals
+	local p f
+	case $1 in
+	kunit)
+		p=$(sed -n 's/.*Ran [0-9]* tests: passed: \([0-9]*\).*/\1/p' "$3" | tail -1)
+		f=$(sed -n 's/.*failed: \([0-9]*\).*/\1/p' "$3" | tail -1) ;;
+	selftests)
+		p=$(grep -h '^# Totals: pass:' "$3" | sed 's/.*pass:\([0-9]*\).*/\1/' | paste -sd+ | bc)
+		f=$(grep -h '^# Totals: pass:' "$3" | sed 's/.*fail:\([0-9]*\).*/\1/' | paste -sd+ | bc) ;;
+	esac
+	p=${p:-0} f=${f:-0}
+	if [ "$p" = 0 ] && [ "$f" = 0 ]; then
+		[ "$2" = 0 ] && p=1 || f=1
+	elif [ "$2" != 0 ] && [ "$f" = 0 ]; then
+		f=1	# the step failed outside its test cases (a kernel report)
+	fi
+	passed=$((passed + p)) failed=$((failed + f))
+	echo "check: $1: $p passed, $f failed ($(($(date +%s) - t0))s)"
+}
+
+for step in $steps; do
+	t0=$(date +%s)
+	echo "check: $step ..."
+	case $step in
+	kunit) make --no-print-directory kunit ;;
+	boot) make --no-print-directory boot-test ;;
+	selftests) make --no-print-directory selftests ;;
+	series) make --no-print-directory series ;;
+	drift) make --no-print-directory drift ;;
+	*) echo "check: unknown step $step"; false ;;
+	esac > "$logs/$step.log" 2>&1
+	rc=$?
+	[ $rc = 0 ] || tail -40 "$logs/$step.log"
+	count "$step" $rc "$logs/$step.log"
+done
+echo "check: took $(($(date +%s) - start))s; logs in build/check/"
+echo "check: $passed passed, $failed failed"
+[ "$failed" = 0 ]
