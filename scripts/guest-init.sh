@@ -11,9 +11,11 @@ mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
 mkdir -p /dev/pts /dev/shm && mount -t devpts devpts /dev/pts
 mount -t tmpfs tmpfs /dev/shm
-mount -t tmpfs tmpfs /tmp
-mount -t tmpfs tmpfs /run
-mount -t tmpfs tmpfs /mnt
+# Private scratch space, unless the work tree lives there on the host.
+for d in /tmp /run /mnt; do
+	case $HT_TOP/ in $d/*) continue ;; esac
+	mount -t tmpfs tmpfs $d
+done
 mount -t debugfs debugfs /sys/kernel/debug
 . "$HT_RUNDIR/env"
 cd "$HT_RUNDIR" || exit 1

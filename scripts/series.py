@@ -52,7 +52,7 @@ def git(*args, cwd=TREE, env=None, check=True, input=None):
     if env:
         e.update(env)
     r = subprocess.run(["git", "-c", "core.autocrlf=false",
-                        "-c", "gc.auto=0", *args], cwd=cwd, env=e,
+                        "-c", "gc.auto=0", "-c", "core.abbrev=12", *args], cwd=cwd, env=e,
                        input=input, capture_output=True, text=True)
     if check and r.returncode:
         die("git %s failed:\n%s%s" % (" ".join(args[:3]), r.stdout,

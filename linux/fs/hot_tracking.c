@@ -56,8 +56,8 @@ static struct kmem_cache *hot_inode_cachep __ro_after_init;
 static struct kmem_cache *hot_range_cachep __ro_after_init;
 
 static const struct rhashtable_params hot_inode_params = {
-	.key_len		= sizeof_field(struct hot_inode_item, inode),
-	.key_offset		= offsetof(struct hot_inode_item, inode),
+	.key_len		= sizeof_field(struct hot_inode_item, key),
+	.key_offset		= offsetof(struct hot_inode_item, key),
 	.head_offset		= offsetof(struct hot_inode_item, node),
 	.automatic_shrinking	= true,
 };
@@ -226,13 +226,31 @@ static void hot_inode_free(struct hot_info *hi, struct hot_inode_item *he)
 	call_rcu(&he->rcu, hot_inode_free_rcu);
 }
 
+static void hot_inode_key(struct hot_info *hi, const struct inode *inode,
+			  struct hot_inode_key *key)
+{
+	key->root = hi->type && hi->type->inode_root ?
+		    hi->type->inode_root(inode) : 0;
+	key->ino = inode->i_ino;
+}
+
+/* Find the item of @inode.  Caller holds rcu_read_lock(). */
+static struct hot_inode_item *hot_inode_lookup(struct hot_info *hi,
+					       const struct inode *inode)
+{
+	struct hot_inode_key key;
+
+	hot_inode_key(hi, inode, &key);
+	return rhashtable_lookup(&hi->inodes, &key, hot_inode_params);
+}
+
 /* Find or add the item of @inode.  Caller holds rcu_read_lock(). */
 static struct hot_inode_item *hot_inode_get(struct hot_info *hi,
 					    struct inode *inode)
 {
 	struct hot_inode_item *he, *old;
 
-	he = rhashtable_lookup(&hi->inodes, &inode, hot_inode_params);
+	he = hot_inode_lookup(hi, inode);
 	if (he)
 		return he;
 
@@ -240,8 +258,7 @@ static struct hot_inode_item *hot_inode_get(struct hot_info *hi,
 	if (!he)
 		return NULL;
 	xa_init(&he->ranges);
-	he->inode = inode;
-	he->ino = inode->i_ino;
+	hot_inode_key(hi, inode, &he->key);
 	he->wb_pass = 1;
 	old = rhashtable_lookup_get_insert_fast(&hi->inodes, &he->node,
 						hot_inode_params);
@@ -362,8 +379,7 @@ void __hot_track_writeback_begin(struct inode *inode)
 
 	rcu_read_lock();
 	hi = rcu_dereference(inode->i_sb->s_hot_info);
-	he = hi ? rhashtable_lookup(&hi->inodes, &inode, hot_inode_params) :
-		  NULL;
+	he = hi ? hot_inode_lookup(hi, inode) : NULL;
 	if (he) {
 		xa_lock(&he->ranges);
 		he->wb_pass++;
@@ -373,8 +389,8 @@ void __hot_track_writeback_begin(struct inode *inode)
 }
 
 /**
- * __hot_track_evict_inode() - forget the heat of an inode being evicted
- * @inode: the inode.
+ * __hot_track_evict_inode() - forget the heat of a deleted inode
+ * @inode: the inode, evicted with no link left.
  *
  * Called through hot_track_evict_inode(), which see.
  */
@@ -385,8 +401,7 @@ void __hot_track_evict_inode(struct inode *inode)
 
 	rcu_read_lock();
 	hi = rcu_dereference(inode->i_sb->s_hot_info);
-	he = hi ? rhashtable_lookup(&hi->inodes, &inode, hot_inode_params) :
-		  NULL;
+	he = hi ? hot_inode_lookup(hi, inode) : NULL;
 	if (he && !rhashtable_remove_fast(&hi->inodes, &he->node,
 					  hot_inode_params))
 		hot_inode_free(hi, he);
@@ -414,7 +429,7 @@ int hot_track_get_freq(struct inode *inode, struct hot_freq *freq)
 		ret = -EOPNOTSUPP;
 		goto out;
 	}
-	he = rhashtable_lookup(&hi->inodes, &inode, hot_inode_params);
+	he = hot_inode_lookup(hi, inode);
 	if (!he)
 		goto out;
 	xa_lock(&he->ranges);
@@ -450,6 +465,7 @@ int hot_track_enable(struct super_block *sb)
 	if (!hi)
 		return -ENOMEM;
 	hi->sb = sb;
+	hi->type = sb->s_type->hot_type;
 	ret = rhashtable_init(&hi->inodes, &hot_inode_params);
 	if (ret) {
 		kfree(hi);
@@ -494,6 +510,37 @@ void hot_track_disable(struct super_block *sb)
 	pr_info("VFS: Turning off hot data tracking on %s\n", sb->s_id);
 }
 EXPORT_SYMBOL_GPL(hot_track_disable);
+
+/**
+ * hot_track_mount_opt() - apply the hot_track mount option
+ * @fc: the mount or reconfiguration context, for error messages.
+ * @sb: the superblock being mounted or reconfigured.
+ * @on: 1 for hot_track, 0 for nohot_track, -1 if neither was given.
+ *
+ * For filesystems that offer the option: they parse it with
+ * fsparam_flag_no("hot_track", ...) and call this from ->fill_super()
+ * (early: state set up before a failure is freed at unmount) and from
+ * ->reconfigure().  Without the option the state is left as it is.
+ *
+ * Context: process context; the caller holds @sb->s_umount for writing.
+ * Return: 0 on success, -ENOMEM if tracking cannot be turned on.
+ */
+int hot_track_mount_opt(struct fs_context *fc, struct super_block *sb, int on)
+{
+	int ret;
+
+	if (on < 0)
+		return 0;
+	if (!on) {
+		hot_track_disable(sb);
+		return 0;
+	}
+	ret = hot_track_enable(sb);
+	if (ret)
+		errorfc(fc, "hot_track: cannot turn on: %d", ret);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(hot_track_mount_opt);
 
 static int __init hot_track_init(void)
 {

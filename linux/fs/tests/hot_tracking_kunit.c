@@ -170,6 +170,20 @@ static void hot_temp_test(struct kunit *test)
 	f.avg_delta_reads = U64_MAX;
 	KUNIT_EXPECT_EQ(test, hot_temp(&f, U64_MAX), 0);
 }
+/* Inode numbers unique per "root", taken from i_generation in these tests. */
+static u64 hot_kunit_inode_root(const struct inode *inode)
+{
+	return inode->i_generation;
+}
+
+static const struct hot_type hot_kunit_type = {
+	.inode_root = hot_kunit_inode_root,
+};
+
+static struct file_system_type hot_kunit_fs_type = {
+	.name = "hot_kunit",
+	.hot_type = &hot_kunit_type,
+};
 
 struct hot_kunit_fs {
 	struct super_block *sb;
@@ -187,6 +201,7 @@ static int hot_kunit_init(struct kunit *test)
 	fs->sb = kunit_kzalloc(test, sizeof(*fs->sb), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, fs->sb);
 	strscpy(fs->sb->s_id, "hot_kunit");
+	fs->sb->s_type = &hot_kunit_fs_type;
 	for (i = 0; i < ARRAY_SIZE(fs->inode); i++) {
 		fs->inode[i] = kunit_kzalloc(test, sizeof(struct inode),
 					     GFP_KERNEL);
@@ -194,6 +209,7 @@ static int hot_kunit_init(struct kunit *test)
 		fs->inode[i]->i_sb = fs->sb;
 		fs->inode[i]->i_mode = S_IFREG | 0644;
 		fs->inode[i]->i_ino = 100 + i;
+		fs->inode[i]->__i_nlink = 1;
 	}
 	KUNIT_ASSERT_EQ(test, hot_track_enable(fs->sb), 0);
 	fs->hi = rcu_dereference_protected(fs->sb->s_hot_info, true);
@@ -211,8 +227,12 @@ static void hot_kunit_exit(struct kunit *test)
 
 static struct hot_inode_item *hot_kunit_item(struct hot_kunit_fs *fs, int i)
 {
-	return rhashtable_lookup_fast(&fs->hi->inodes, &fs->inode[i],
-				      hot_inode_params);
+	struct hot_inode_item *he;
+
+	rcu_read_lock();
+	he = hot_inode_lookup(fs->hi, fs->inode[i]);
+	rcu_read_unlock();
+	return he;
 }
 
 static long hot_kunit_mem(long inodes, long ranges)
@@ -231,7 +251,7 @@ static void hot_track_io_test(struct kunit *test)
 	hot_track_io(fs->inode[0], SZ_512K, 3 * SZ_1M, READ);
 	he = hot_kunit_item(fs, 0);
 	KUNIT_ASSERT_NOT_NULL(test, he);
-	KUNIT_EXPECT_EQ(test, he->ino, 100);
+	KUNIT_EXPECT_EQ(test, he->key.ino, 100);
 	KUNIT_EXPECT_EQ(test, he->freq.nr_reads, 1);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_ranges), 4);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->mem),
@@ -298,7 +318,13 @@ static void hot_track_lifetime_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->mem),
 			hot_kunit_mem(2, 6));
 
-	/* Eviction frees the inode's items and only those. */
+	/* Eviction from the inode cache keeps the heat. */
+	hot_track_evict_inode(fs->inode[0]);
+	KUNIT_EXPECT_NOT_NULL(test, hot_kunit_item(fs, 0));
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_ranges), 6);
+
+	/* Eviction of a deleted file frees its items and only those. */
+	fs->inode[0]->__i_nlink = 0;
 	hot_track_evict_inode(fs->inode[0]);
 	KUNIT_EXPECT_NULL(test, hot_kunit_item(fs, 0));
 	KUNIT_EXPECT_NOT_NULL(test, hot_kunit_item(fs, 1));
@@ -309,9 +335,18 @@ static void hot_track_lifetime_test(struct kunit *test)
 	/* Evicting an untracked inode is harmless. */
 	hot_track_evict_inode(fs->inode[0]);
 
-	/* A new inode at the same address starts cold. */
+	/* A new file with the same number starts cold. */
+	fs->inode[0]->__i_nlink = 1;
 	hot_track_io(fs->inode[0], 0, 4096, READ);
 	KUNIT_EXPECT_EQ(test, hot_kunit_item(fs, 0)->freq.nr_reads, 1);
+
+	/* The same inode number in another root is another file. */
+	fs->inode[1]->i_ino = fs->inode[0]->i_ino;
+	fs->inode[1]->i_generation = 7;
+	hot_track_io(fs->inode[1], 0, 4096, READ);
+	KUNIT_EXPECT_PTR_NE(test, hot_kunit_item(fs, 1), hot_kunit_item(fs, 0));
+	KUNIT_EXPECT_EQ(test, hot_kunit_item(fs, 0)->freq.nr_reads, 1);
+	KUNIT_EXPECT_EQ(test, hot_kunit_item(fs, 1)->freq.nr_reads, 1);
 
 	/* Turning tracking off frees the rest (checked in disable). */
 	hot_track_disable(fs->sb);

@@ -12,6 +12,7 @@
 #include <linux/types.h>
 #include <linux/atomic.h>
 #include <linux/fs.h>
+#include <linux/fs_context.h>
 #include <linux/jump_label.h>
 #include <linux/rhashtable-types.h>
 #include <linux/rcupdate.h>
@@ -63,15 +64,27 @@ struct hot_range_item {
 };
 
 /**
+ * struct hot_inode_key - what identifies a file in a superblock
+ * @root: the part of the filesystem its inode number belongs to, for
+ *	filesystems whose inode numbers are unique only within a part (btrfs
+ *	subvolumes); 0 for the others.
+ * @ino: the inode number.
+ */
+struct hot_inode_key {
+	u64 root;
+	u64 ino;
+};
+
+/**
  * struct hot_inode_item - frequency data of one regular file
  * @freq: frequency data of the whole file.
  * @ranges: the file's &struct hot_range_item, indexed by range number.  Its
  *	xa_lock is the item lock: it protects @freq, the ranges' frequency
  *	data and @dead.
  * @node: link in &hot_info.inodes.
- * @inode: the inode, the key of &hot_info.inodes; only compared, never
- *	dereferenced, since the item may outlive it until an RCU grace period.
- * @ino: the inode number, for reports.
+ * @key: the file's key in &hot_info.inodes.  The item outlives the
+ *	in-memory inode, whose eviction from the inode cache does not make
+ *	its data any colder; it goes when the file is deleted.
  * @wb_pass: number of the current writeback pass over the file; one pass
  *	counts one write per range and one for the inode.
  * @wb_counted: the writeback pass that last counted a write of the inode.
@@ -82,8 +95,7 @@ struct hot_inode_item {
 	struct hot_freq freq;
 	struct xarray ranges;
 	struct rhash_head node;
-	const struct inode *inode;
-	unsigned long ino;
+	struct hot_inode_key key;
 	u32 wb_pass;
 	u32 wb_counted;
 	bool dead;
@@ -91,15 +103,29 @@ struct hot_inode_item {
 };
 
 /**
+ * struct hot_type - what a filesystem tells hot data tracking
+ * @inode_root: the &hot_inode_key.root of an inode; NULL if inode numbers
+ *	are unique in the superblock.  Called in the I/O path: must not
+ *	sleep.
+ *
+ * A filesystem points &file_system_type.hot_type at one.
+ */
+struct hot_type {
+	u64 (*inode_root)(const struct inode *inode);
+};
+
+/**
  * struct hot_info - hot data tracking state of one superblock
  * @sb: the superblock.
- * @inodes: the &struct hot_inode_item of the superblock, keyed by inode.
+ * @type: what the filesystem tells hot data tracking, or NULL.
+ * @inodes: the &struct hot_inode_item of the superblock, by &hot_inode_key.
  * @mem: bytes used by the items of this superblock (slab object sizes).
  * @nr_inodes: number of inode items.
  * @nr_ranges: number of range items.
  */
 struct hot_info {
 	struct super_block *sb;
+	const struct hot_type *type;
 	struct rhashtable inodes;
 	atomic_long_t mem;
 	atomic_long_t nr_inodes;
@@ -112,6 +138,8 @@ DECLARE_STATIC_KEY_FALSE(hot_track_key);
 
 int hot_track_enable(struct super_block *sb);
 void hot_track_disable(struct super_block *sb);
+int hot_track_mount_opt(struct fs_context *fc, struct super_block *sb,
+			int on);
 u32 hot_temp(const struct hot_freq *freq, u64 now);
 int hot_track_get_freq(struct inode *inode, struct hot_freq *freq);
 long hot_track_ioctl_get_heat_info(struct file *file,
@@ -192,18 +220,30 @@ static inline void hot_track_writeback_begin(struct inode *inode)
 }
 
 /**
- * hot_track_evict_inode() - forget the heat of an inode being evicted
+ * hot_track_evict_inode() - an inode leaves the inode cache
  * @inode: the inode; no I/O on it may be in flight.
+ *
+ * Forgets the heat of the file if it was deleted (no link left); the heat
+ * of a file that is only evicted from the cache is kept.
  *
  * Context: process context.
  */
 static inline void hot_track_evict_inode(struct inode *inode)
 {
-	if (hot_track_inode(inode))
+	if (hot_track_inode(inode) && !inode->i_nlink)
 		__hot_track_evict_inode(inode);
 }
 
 #else /* !CONFIG_HOT_TRACKING */
+
+static inline int hot_track_mount_opt(struct fs_context *fc,
+				      struct super_block *sb, int on)
+{
+	if (on <= 0)
+		return 0;
+	errorfc(fc, "hot_track: not supported by this kernel");
+	return -EOPNOTSUPP;
+}
 
 static inline bool hot_track_enabled(const struct super_block *sb)
 {
