@@ -24,7 +24,7 @@ KERNEL := build/uml/linux
 FRAGMENTS := config/uml.config config/debug.config config/hot_track.config
 GUEST := scripts/guest-run
 
-.PHONY: deps tree export series kernel kunit boot-test selftests check demo drift clean
+.PHONY: deps tree export series kernel kunit boot-test tools selftests check demo drift clean
 
 deps:
 	@scripts/deps.sh
@@ -65,14 +65,25 @@ drift: $(TREE)/.git
 	 { git status --short -- linux patches series; \
 	   echo "drift: build/linux and the repository differ" >&2; exit 1; }
 
-selftests: kernel
-	@echo "selftests: none yet"
+# User-space programs of the series, built against its UAPI headers.
+UAPI := KHDR_INCLUDES="-D__EXPORTED_HEADERS__ -isystem $(TOP)/$(TREE)/include/uapi"
+tools: $(TREE)/.git
+	@mkdir -p build/tools build/selftests
+	$(MAKE) -s -C $(TREE)/tools/hot_track OUTPUT=$(TOP)/build/tools/ $(UAPI)
+	$(MAKE) -s -C $(TREE)/tools/testing/selftests/hot_track \
+		OUTPUT=$(TOP)/build/selftests $(UAPI)
+
+# The kselftests in the guest: ext4, xfs, btrfs and an untracked ext4.
+selftests: kernel tools
+	$(GUEST) -t 900 -d ext4:1G -d xfs:1G -d btrfs:1G -d plain:512M \
+		tests/guest/selftests.sh
 
 check: kernel
 	scripts/check.sh
 
-demo: kernel
-	$(GUEST) -t 900 -d ext4:2G -d xfs:2G -d btrfs:2G tests/guest/boot.sh
+demo: kernel tools
+	$(GUEST) -t 900 -d ext4:2G -d xfs:2G -d btrfs:2G tests/guest/demo.sh \
+		$(DEMO_RUNTIME)
 
 clean:
-	rm -rf build/uml build/runs build/series
+	rm -rf build/uml build/runs build/series build/tools build/selftests

@@ -28,6 +28,8 @@
 #include <linux/rhashtable.h>
 #include <linux/slab.h>
 
+#include "hot_tracking.h"
+
 /* Allocations in the I/O path: never sleep, never warn, never dip into reserves. */
 #define HOT_GFP		(GFP_NOWAIT | __GFP_NOWARN | __GFP_NOMEMALLOC)
 
@@ -123,12 +125,19 @@ static void hot_freq_update(struct hot_freq *freq, u64 now, bool write)
 	*last = max(*last, now);
 }
 
-/* Estimated gap between accesses at @now, in ns. */
+/*
+ * Estimated gap between accesses at @now, in ns: the average gap, or, once
+ * the time since the last access is longer, the average that an access
+ * now would give.  So idle time cools an item steadily without erasing at
+ * once the difference between items accessed at different rates.
+ */
 static u64 hot_gap(u64 avg, u64 last, u32 nr, u64 now)
 {
 	u64 age = now > last ? now - last : 0;
 
-	return max3(age, nr > 1 ? avg : HOT_FIRST_GAP, HOT_MIN_GAP);
+	if (nr <= 1)
+		avg = HOT_FIRST_GAP;
+	return max3(avg, hot_avg_delta(avg, age, 2), HOT_MIN_GAP);
 }
 
 /* log2(@x) in fixed point with HOT_TEMP_FRAC_BITS bits of fraction. */
@@ -155,8 +164,8 @@ static u32 hot_log2(u64 x)
  *
  * The temperature is a logarithm of the estimated access rate: the rate of
  * reads plus the rate of writes, each the inverse of the average gap
- * between accesses, or of the time since the last access once that is
- * longer.  So an access never makes an item colder, and time without
+ * between accesses, or, once the time since the last access is longer, of
+ * the average that an access now would give.  So an access never makes an item colder, and time without
  * access does.  Doubling the rate adds 2^26; an item accessed once a
  * second is near 2^31.  Counters play no part, so saturated ones do not
  * matter.  See Documentation/filesystems/hot_tracking.rst.
@@ -444,6 +453,63 @@ out:
 }
 EXPORT_SYMBOL_GPL(hot_track_get_freq);
 
+/* Items visited between two breaks of the RCU read section of a walk. */
+#define HOT_WALK_BATCH	256
+
+/**
+ * hot_track_walk() - visit the items of a superblock
+ * @hi: the superblock's tracking state.
+ * @ranges: visit the range items if true, the inode items if false.
+ * @fn: called with the file's key, the range number (0 for an inode item)
+ *	and a copy of the item's frequency data, under RCU: must not sleep.
+ * @arg: passed to @fn.
+ *
+ * Items added or removed during the walk may be missed, and a resize of
+ * the hash table meanwhile may show an item twice.
+ *
+ * Context: process context; sleeps between batches of items.
+ */
+void hot_track_walk(struct hot_info *hi, bool ranges, hot_walk_fn fn,
+		    void *arg)
+{
+	struct rhashtable_iter iter;
+	struct hot_inode_item *he;
+	struct hot_range_item *hr;
+	struct hot_freq freq;
+	unsigned long index;
+	unsigned int n = 0;
+
+	rhashtable_walk_enter(&hi->inodes, &iter);
+	rhashtable_walk_start(&iter);
+	while ((he = rhashtable_walk_next(&iter))) {
+		if (IS_ERR(he)) {
+			if (PTR_ERR(he) == -EAGAIN)
+				continue;
+			break;
+		}
+		if (!ranges) {
+			xa_lock(&he->ranges);
+			freq = he->freq;
+			xa_unlock(&he->ranges);
+			fn(arg, &he->key, 0, &freq);
+		} else {
+			xa_for_each(&he->ranges, index, hr) {
+				xa_lock(&he->ranges);
+				freq = hr->freq;
+				xa_unlock(&he->ranges);
+				fn(arg, &he->key, index, &freq);
+			}
+		}
+		if (++n % HOT_WALK_BATCH == 0) {
+			rhashtable_walk_stop(&iter);
+			cond_resched();
+			rhashtable_walk_start(&iter);
+		}
+	}
+	rhashtable_walk_stop(&iter);
+	rhashtable_walk_exit(&iter);
+}
+
 /**
  * hot_track_enable() - turn hot data tracking on for a superblock
  * @sb: the superblock.
@@ -473,6 +539,7 @@ int hot_track_enable(struct super_block *sb)
 	}
 	static_branch_inc(&hot_track_key);
 	rcu_assign_pointer(sb->s_hot_info, hi);
+	hot_track_debugfs_add(hi);
 	pr_info("VFS: Turning on hot data tracking on %s\n", sb->s_id);
 	return 0;
 }
@@ -500,6 +567,7 @@ void hot_track_disable(struct super_block *sb)
 
 	if (!hi)
 		return;
+	hot_track_debugfs_remove(hi);
 	synchronize_rcu();
 	rhashtable_free_and_destroy(&hi->inodes, hot_inode_free_all, hi);
 	WARN_ON_ONCE(atomic_long_read(&hi->mem) ||

@@ -122,6 +122,7 @@ struct hot_type {
  * @mem: bytes used by the items of this superblock (slab object sizes).
  * @nr_inodes: number of inode items.
  * @nr_ranges: number of range items.
+ * @debugfs_dir: the superblock's directory in debugfs, or NULL.
  */
 struct hot_info {
 	struct super_block *sb;
@@ -130,6 +131,7 @@ struct hot_info {
 	atomic_long_t mem;
 	atomic_long_t nr_inodes;
 	atomic_long_t nr_ranges;
+	struct dentry *debugfs_dir;
 };
 
 #ifdef CONFIG_HOT_TRACKING

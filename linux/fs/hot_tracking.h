@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Hot data tracking: what the core shares with its user interfaces.
+ */
+#ifndef _FS_HOT_TRACKING_H
+#define _FS_HOT_TRACKING_H
+
+#include <linux/hot_tracking.h>
+
+typedef void (*hot_walk_fn)(void *arg, const struct hot_inode_key *key,
+			    unsigned long index, const struct hot_freq *freq);
+
+void hot_track_walk(struct hot_info *hi, bool ranges, hot_walk_fn fn,
+		    void *arg);
+
+#ifdef CONFIG_DEBUG_FS
+void hot_track_debugfs_add(struct hot_info *hi);
+void hot_track_debugfs_remove(struct hot_info *hi);
+#else
+static inline void hot_track_debugfs_add(struct hot_info *hi) {}
+static inline void hot_track_debugfs_remove(struct hot_info *hi) {}
+#endif
+
+#endif /* _FS_HOT_TRACKING_H */

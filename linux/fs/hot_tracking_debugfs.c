@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Hot data tracking: debugfs dumps of every item, for root.
+ *
+ *   /sys/kernel/debug/hot_track/<s_id>/inode_stat
+ *   /sys/kernel/debug/hot_track/<s_id>/range_stat
+ *
+ * Formats are in Documentation/filesystems/hot_tracking.rst.
+ */
+
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/hot_tracking.h>
+#include <linux/init.h>
+#include <linux/ktime.h>
+#include <linux/seq_file.h>
+
+#include "hot_tracking.h"
+
+static struct dentry *hot_debugfs_root;
+
+struct hot_stat_ctx {
+	struct seq_file *m;
+	u64 now;
+};
+
+static void hot_inode_stat_one(void *arg, const struct hot_inode_key *key,
+			       unsigned long index, const struct hot_freq *freq)
+{
+	struct hot_stat_ctx *ctx = arg;
+
+	seq_printf(ctx->m, "%llu %llu %u %u %u\n", key->ino, key->root,
+		   freq->nr_reads, freq->nr_writes, hot_temp(freq, ctx->now));
+}
+
+static void hot_range_stat_one(void *arg, const struct hot_inode_key *key,
+			       unsigned long index, const struct hot_freq *freq)
+{
+	struct hot_stat_ctx *ctx = arg;
+
+	seq_printf(ctx->m, "%llu %llu %llu %llu %u %u %u\n", key->ino,
+		   key->root, (u64)index << HOT_RANGE_SHIFT, HOT_RANGE_SIZE,
+		   freq->nr_reads, freq->nr_writes, hot_temp(freq, ctx->now));
+}
+
+static int hot_inode_stat_show(struct seq_file *m, void *v)
+{
+	struct hot_stat_ctx ctx = { .m = m, .now = ktime_get_ns() };
+
+	hot_track_walk(m->private, false, hot_inode_stat_one, &ctx);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(hot_inode_stat);
+
+static int hot_range_stat_show(struct seq_file *m, void *v)
+{
+	struct hot_stat_ctx ctx = { .m = m, .now = ktime_get_ns() };
+
+	hot_track_walk(m->private, true, hot_range_stat_one, &ctx);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(hot_range_stat);
+
+/**
+ * hot_track_debugfs_add() - give a superblock its debugfs directory
+ * @hi: the superblock's tracking state.
+ *
+ * A failure only leaves the superblock without dumps.
+ *
+ * Context: process context.
+ */
+void hot_track_debugfs_add(struct hot_info *hi)
+{
+	struct dentry *dir;
+
+	if (IS_ERR_OR_NULL(hot_debugfs_root))
+		return;
+	dir = debugfs_create_dir(hi->sb->s_id, hot_debugfs_root);
+	if (IS_ERR(dir))
+		return;
+	hi->debugfs_dir = dir;
+	debugfs_create_file("inode_stat", 0400, dir, hi, &hot_inode_stat_fops);
+	debugfs_create_file("range_stat", 0400, dir, hi, &hot_range_stat_fops);
+}
+
+/**
+ * hot_track_debugfs_remove() - remove a superblock's debugfs directory
+ * @hi: the superblock's tracking state.
+ *
+ * Waits for readers of its files to finish; later reads fail with EIO.
+ *
+ * Context: process context, may sleep.
+ */
+void hot_track_debugfs_remove(struct hot_info *hi)
+{
+	debugfs_remove(hi->debugfs_dir);
+	hi->debugfs_dir = NULL;
+}
+
+static int __init hot_track_debugfs_init(void)
+{
+	hot_debugfs_root = debugfs_create_dir("hot_track", NULL);
+	return 0;
+}
+fs_initcall(hot_track_debugfs_init);

@@ -1,0 +1,86 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Guest: the hot_track demo.  ext4, xfs and btrfs mounted with hot_track;
+# fio runs skewed (zipf) random reads over several files, buffered and
+# O_DIRECT, and a sequential writer; then the hottest files are shown.
+set -euo pipefail
+heat=$HT_TOP/build/tools/hot_heat
+runtime=${1:-15}
+
+cat > /tmp/demo.fio <<FIO
+[global]
+size=16m
+runtime=$runtime
+time_based
+group_reporting
+
+; Buffered random reads, skewed: file 0 hottest.  The page cache is dropped
+; every 2 s below, so misses keep reaching the disk.
+[zipf-buffered-read]
+rw=randread
+bs=4k
+nrfiles=6
+filename_format=read.\$filenum
+file_service_type=zipf:1.4
+random_distribution=zipf:1.2
+fadvise_hint=random
+
+; O_DIRECT random reads over other files, every one goes to disk.
+[zipf-direct-read]
+rw=randread
+bs=16k
+direct=1
+ioengine=libaio
+iodepth=4
+nrfiles=4
+filename_format=direct.\$filenum
+file_service_type=zipf:1.6
+random_distribution=zipf:1.2
+
+; A sequential writer that writes back every 4 MiB.
+[seq-write]
+rw=write
+bs=64k
+nrfiles=1
+filename_format=log.\$filenum
+fdatasync=64
+FIO
+
+for fs in ext4 xfs btrfs; do
+	dev=$(eval echo "\$DISK_$fs")
+	case $fs in
+	ext4) mkfs.ext4 -q -F "$dev" ;;
+	xfs) mkfs.xfs -q -f "$dev" ;;
+	btrfs) mkfs.btrfs -q -f "$dev" >/dev/null ;;
+	esac
+	mkdir -p /mnt/$fs
+	mount -t $fs -o hot_track "$dev" /mnt/$fs
+	echo "== $fs: $(grep " /mnt/$fs " /proc/mounts)"
+	( cd /mnt/$fs
+	  # Lay the files out first, then forget that it happened.
+	  fio --output=/dev/null --directory=/mnt/$fs --runtime=1 /tmp/demo.fio
+	  mount -o remount,nohot_track /mnt/$fs
+	  mount -o remount,hot_track /mnt/$fs
+	  sync; echo 3 > /proc/sys/vm/drop_caches
+	  ( cd / && while sleep 2; do echo 1 > /proc/sys/vm/drop_caches; done ) &
+	  dropper=$!
+	  fio --directory=/mnt/$fs /tmp/demo.fio | grep -E '^\S.*: \(groupid|READ:|WRITE:'
+	  kill $dropper; wait $dropper 2>/dev/null || true
+	  sleep 2 )
+	echo "-- $fs: files by temperature (hottest first), FS_IOC_GET_HEAT_INFO:"
+	"$heat" -l $(find /mnt/$fs -type f | sort) |
+		{ read -r hdr; echo "$hdr"; sort -k4,4nr; }
+	stat_dir=/sys/kernel/debug/hot_track/$(basename "$dev")
+	echo "-- $fs: the 12 hottest 1 MiB ranges, $stat_dir/range_stat:"
+	find /mnt/$fs -type f -printf '%i %p\n' > /tmp/names
+	printf '%-24s %10s %8s %8s %11s\n' FILE START_MIB READS WRITES TEMP
+	sort -k7,7nr "$stat_dir/range_stat" | head -12 |
+		awk 'NR == FNR { name[$1] = $2; next }
+		     { printf "%-24s %10d %8s %8s %11s\n", name[$1], $3 / 1048576,
+			      $5, $6, $7 }' /tmp/names -
+	echo "-- $fs: $(wc -l < "$stat_dir/inode_stat") files and" \
+	     "$(wc -l < "$stat_dir/range_stat") ranges tracked"
+	umount /mnt/$fs
+	echo
+done
