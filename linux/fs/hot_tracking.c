@@ -165,10 +165,11 @@ static u32 hot_log2(u64 x)
  * The temperature is a logarithm of the estimated access rate: the rate of
  * reads plus the rate of writes, each the inverse of the average gap
  * between accesses, or, once the time since the last access is longer, of
- * the average that an access now would give.  So an access never makes an item colder, and time without
- * access does.  Doubling the rate adds 2^26; an item accessed once a
- * second is near 2^31.  Counters play no part, so saturated ones do not
- * matter.  See Documentation/filesystems/hot_tracking.rst.
+ * the average that an access now would give.  So an access never makes an
+ * item colder, and time without access does.  Doubling the rate adds 2^26;
+ * an item accessed once a second is near 2^31.  Counters play no part, so
+ * saturated ones do not matter.  See
+ * Documentation/filesystems/hot_tracking.rst.
  *
  * Context: any; the caller keeps @freq stable.
  * Return: the temperature; 0 for an item never accessed.
