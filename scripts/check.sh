@@ -20,9 +20,10 @@ count() {	# count STEP RC LOG: add the step's cases to the totals
 	kunit)
 		p=$(sed -n 's/.*Ran [0-9]* tests: passed: \([0-9]*\).*/\1/p' "$3" | tail -1)
 		f=$(sed -n 's/.*failed: \([0-9]*\).*/\1/p' "$3" | tail -1) ;;
-	selftests)
-		p=$(grep -h '^# Totals: pass:' "$3" | sed 's/.*pass:\([0-9]*\).*/\1/' | paste -sd+ | bc)
-		f=$(grep -h '^# Totals: pass:' "$3" | sed 's/.*fail:\([0-9]*\).*/\1/' | paste -sd+ | bc) ;;
+	selftests)	# kselftest_harness: "# Totals: pass:N fail:N xfail:N ..."
+		read -r p f < <(awk '/^# Totals: /{ for (i = 3; i <= NF; i++) {
+			split($i, kv, ":"); n[kv[1]] += kv[2] } }
+			END { print n["pass"] + 0, n["fail"] + n["error"] + 0 }' "$3") ;;
 	esac
 	p=${p:-0} f=${f:-0}
 	if [ "$p" = 0 ] && [ "$f" = 0 ]; then

@@ -26,6 +26,7 @@
 #include <linux/minmax.h>
 #include <linux/pagemap.h>
 #include <linux/rhashtable.h>
+#include <linux/shrinker.h>
 #include <linux/slab.h>
 
 #include "hot_tracking.h"
@@ -33,13 +34,16 @@
 /* Allocations in the I/O path: never sleep, never warn, never dip into reserves. */
 #define HOT_GFP		(GFP_NOWAIT | __GFP_NOWARN | __GFP_NOMEMALLOC)
 
+/* Items visited between two breaks of the RCU read section of a walk. */
+#define HOT_WALK_BATCH	256
+
 /* Weight of the newest gap in the average gap between accesses: 1/16. */
 #define HOT_AVG_SHIFT	4
 
 /*
  * Temperature: 2^26 * log2(rate * 2^62 ns), where rate is the estimated
- * number of accesses per ns.  Gaps are taken to be at least HOT_MIN_GAP ns,
- * and the gap before the first access HOT_FIRST_GAP ns.
+ * number of accesses per ns.  Gaps are taken to be at least HOT_MIN_GAP ns;
+ * the average gap starts at HOT_FIRST_GAP ns.
  */
 #define HOT_TEMP_FRAC_BITS	26
 #define HOT_RATE_SHIFT		62
@@ -95,18 +99,14 @@ static bool hot_range_span(loff_t pos, u64 len, unsigned long *first,
  * hot_avg_delta() - update the average gap between accesses
  * @avg: the average so far, in ns.
  * @delta: the gap just seen, in ns.
- * @nr: accesses before this one.
  *
- * The first gap seeds the average; each later gap moves it by 1/16 of the
- * difference.  The result lies between @avg and @delta, so it cannot
- * overflow.
+ * Each gap moves the average by 1/16 of the difference.  The result lies
+ * between @avg and @delta, so it cannot overflow.
  *
  * Return: the new average, in ns.
  */
-static u64 hot_avg_delta(u64 avg, u64 delta, u32 nr)
+static u64 hot_avg_delta(u64 avg, u64 delta)
 {
-	if (nr <= 1)
-		return delta;
 	return avg - (avg >> HOT_AVG_SHIFT) + (delta >> HOT_AVG_SHIFT);
 }
 
@@ -117,9 +117,15 @@ static void hot_freq_update(struct hot_freq *freq, u64 now, bool write)
 	u64 *avg = write ? &freq->avg_delta_writes : &freq->avg_delta_reads;
 	u32 *nr = write ? &freq->nr_writes : &freq->nr_reads;
 
-	/* Clocks were read before the lock: a later access may come first. */
-	if (*nr)
-		*avg = hot_avg_delta(*avg, now > *last ? now - *last : 0, *nr);
+	/*
+	 * The average starts from HOT_FIRST_GAP, so that it takes many
+	 * accesses, not just a quick second one, to make it short.  Clocks
+	 * were read before the lock: a later access may come first.
+	 */
+	if (!*nr)
+		*avg = HOT_FIRST_GAP;
+	else
+		*avg = hot_avg_delta(*avg, now > *last ? now - *last : 0);
 	if (*nr < U32_MAX)
 		(*nr)++;
 	*last = max(*last, now);
@@ -131,13 +137,11 @@ static void hot_freq_update(struct hot_freq *freq, u64 now, bool write)
  * now would give.  So idle time cools an item steadily without erasing at
  * once the difference between items accessed at different rates.
  */
-static u64 hot_gap(u64 avg, u64 last, u32 nr, u64 now)
+static u64 hot_gap(u64 avg, u64 last, u64 now)
 {
 	u64 age = now > last ? now - last : 0;
 
-	if (nr <= 1)
-		avg = HOT_FIRST_GAP;
-	return max3(avg, hot_avg_delta(avg, age, 2), HOT_MIN_GAP);
+	return max3(avg, hot_avg_delta(avg, age), HOT_MIN_GAP);
 }
 
 /* log2(@x) in fixed point with HOT_TEMP_FRAC_BITS bits of fraction. */
@@ -181,13 +185,11 @@ u32 hot_temp(const struct hot_freq *freq, u64 now)
 	if (freq->nr_reads)
 		rate += div64_u64(BIT_ULL(HOT_RATE_SHIFT),
 				  hot_gap(freq->avg_delta_reads,
-					  freq->last_read_time,
-					  freq->nr_reads, now));
+					  freq->last_read_time, now));
 	if (freq->nr_writes)
 		rate += div64_u64(BIT_ULL(HOT_RATE_SHIFT),
 				  hot_gap(freq->avg_delta_writes,
-					  freq->last_write_time,
-					  freq->nr_writes, now));
+					  freq->last_write_time, now));
 	return hot_log2(rate);
 }
 EXPORT_SYMBOL_GPL(hot_temp);
@@ -214,26 +216,37 @@ static void hot_inode_free_rcu(struct rcu_head *head)
 
 /*
  * Free an inode item that left &hot_info.inodes, and its ranges.  Readers
- * under RCU may still see them until the grace period ends.
+ * under RCU may still see them until the grace period ends.  Caller holds
+ * &hot_info.map_lock.
  */
-static void hot_inode_free(struct hot_info *hi, struct hot_inode_item *he)
+static void __hot_inode_free(struct hot_info *hi, struct hot_inode_item *he)
 {
 	struct hot_range_item *hr;
 	unsigned long index;
 	long nr = 0;
 
+	lockdep_assert_held(&hi->map_lock);
 	xa_lock(&he->ranges);
 	he->dead = true;
 	xa_for_each(&he->ranges, index, hr) {
 		__xa_erase(&he->ranges, index);
+		list_del_init(&hr->track_list);
 		call_rcu(&hr->rcu, hot_range_free_rcu);
 		nr++;
 	}
+	list_del_init(&he->track_list);
 	xa_unlock(&he->ranges);
 	xa_destroy(&he->ranges);
 	hot_mem_add(hi, hot_range_cachep, -nr);
 	hot_mem_add(hi, hot_inode_cachep, -1);
 	call_rcu(&he->rcu, hot_inode_free_rcu);
+}
+
+static void hot_inode_free(struct hot_info *hi, struct hot_inode_item *he)
+{
+	spin_lock(&hi->map_lock);
+	__hot_inode_free(hi, he);
+	spin_unlock(&hi->map_lock);
 }
 
 static void hot_inode_key(struct hot_info *hi, const struct inode *inode,
@@ -268,6 +281,7 @@ static struct hot_inode_item *hot_inode_get(struct hot_info *hi,
 	if (!he)
 		return NULL;
 	xa_init(&he->ranges);
+	INIT_LIST_HEAD(&he->track_list);
 	hot_inode_key(hi, inode, &he->key);
 	he->wb_pass = 1;
 	old = rhashtable_lookup_get_insert_fast(&hi->inodes, &he->node,
@@ -295,6 +309,8 @@ static struct hot_range_item *hot_range_get(struct hot_info *hi,
 	if (!hr)
 		return NULL;
 	hr->index = index;
+	hr->hot_inode = he;
+	INIT_LIST_HEAD(&hr->track_list);
 	if (__xa_insert(&he->ranges, index, hr, HOT_GFP)) {
 		kmem_cache_free(hot_range_cachep, hr);
 		return NULL;
@@ -419,6 +435,52 @@ void __hot_track_evict_inode(struct inode *inode)
 }
 
 /**
+ * hot_track_spot() - visit the hottest items of a superblock
+ * @hi: the superblock's tracking state.
+ * @ranges: visit range items if true, inode items if false.
+ * @max: how many items to visit at most.
+ * @fn: as for hot_track_walk(); called under &hot_info.map_lock.
+ * @arg: passed to @fn.
+ *
+ * Visits items hottest first by the heat maps of the last update pass.
+ *
+ * Context: any context that may take a spinlock.
+ */
+void hot_track_spot(struct hot_info *hi, bool ranges, unsigned int max,
+		    hot_walk_fn fn, void *arg)
+{
+	struct hot_range_item *hr;
+	struct hot_inode_item *he;
+	struct hot_freq freq;
+	int b;
+
+	spin_lock(&hi->map_lock);
+	for (b = HOT_MAP_BUCKETS - 1; b >= 0 && max; b--) {
+		if (ranges) {
+			list_for_each_entry(hr, &hi->range_map[b], track_list) {
+				he = hr->hot_inode;
+				xa_lock(&he->ranges);
+				freq = hr->freq;
+				xa_unlock(&he->ranges);
+				fn(arg, &he->key, hr->index, &freq);
+				if (!--max)
+					break;
+			}
+			continue;
+		}
+		list_for_each_entry(he, &hi->inode_map[b], track_list) {
+			xa_lock(&he->ranges);
+			freq = he->freq;
+			xa_unlock(&he->ranges);
+			fn(arg, &he->key, 0, &freq);
+			if (!--max)
+				break;
+		}
+	}
+	spin_unlock(&hi->map_lock);
+}
+
+/**
  * hot_track_get_freq() - copy the frequency data of a file
  * @inode: the file.
  * @freq: where to copy it.
@@ -454,8 +516,211 @@ out:
 }
 EXPORT_SYMBOL_GPL(hot_track_get_freq);
 
-/* Items visited between two breaks of the RCU read section of a walk. */
-#define HOT_WALK_BATCH	256
+unsigned int sysctl_hot_kick_time __read_mostly = HOT_KICK_TIME_DEFAULT;
+unsigned int sysctl_hot_update_delay __read_mostly = HOT_UPDATE_DELAY_DEFAULT;
+unsigned long sysctl_hot_mem_high_thresh __read_mostly;
+
+static u32 hot_item_temp(struct hot_info *hi, const struct hot_freq *freq,
+			 u64 now)
+{
+	if (hi->type && hi->type->temp)
+		return hi->type->temp(freq, now);
+	return hot_temp(freq, now);
+}
+
+/* Whether an item saw no access for @kick ns, or as the filesystem says. */
+static bool hot_item_obsolete(struct hot_info *hi, const struct hot_freq *freq,
+			      u64 now, u64 kick)
+{
+	u64 last = max(freq->last_read_time, freq->last_write_time);
+
+	if (hi->type && hi->type->is_obsolete)
+		return hi->type->is_obsolete(freq, now, kick);
+	return now > last && now - last > kick;
+}
+
+/*
+ * One inode item in an update pass: drop its obsolete ranges, give the
+ * others and itself their temperature and heat-map bucket, and drop the
+ * item itself once it has no range left and is obsolete.  Caller holds
+ * &hot_info.map_lock and rcu_read_lock().
+ */
+static void hot_update_inode(struct hot_info *hi, struct hot_inode_item *he,
+			     u64 now, u64 kick)
+{
+	struct hot_range_item *hr;
+	unsigned long index;
+	bool drop;
+	long nr = 0;
+	u32 temp;
+
+	xa_lock(&he->ranges);
+	if (he->dead) {
+		xa_unlock(&he->ranges);
+		return;
+	}
+	xa_for_each(&he->ranges, index, hr) {
+		if (hot_item_obsolete(hi, &hr->freq, now, kick)) {
+			__xa_erase(&he->ranges, index);
+			list_del_init(&hr->track_list);
+			call_rcu(&hr->rcu, hot_range_free_rcu);
+			nr++;
+			continue;
+		}
+		temp = hot_item_temp(hi, &hr->freq, now);
+		hr->freq.last_temp = temp;
+		list_move_tail(&hr->track_list,
+			       &hi->range_map[hot_temp_bucket(temp)]);
+	}
+	temp = hot_item_temp(hi, &he->freq, now);
+	he->freq.last_temp = temp;
+	list_move_tail(&he->track_list, &hi->inode_map[hot_temp_bucket(temp)]);
+	drop = xa_empty(&he->ranges) &&
+	       hot_item_obsolete(hi, &he->freq, now, kick);
+	xa_unlock(&he->ranges);
+	hot_mem_add(hi, hot_range_cachep, -nr);
+
+	if (drop && !rhashtable_remove_fast(&hi->inodes, &he->node,
+					    hot_inode_params))
+		__hot_inode_free(hi, he);
+}
+
+/**
+ * hot_update_all() - one update pass over the items of a superblock
+ * @hi: the superblock's tracking state.
+ * @now: the time of the pass, ktime_get_ns() (ns).
+ * @kick: items with no access for longer than this (ns) are dropped.
+ *
+ * Context: process context; sleeps between batches of items.
+ */
+static void hot_update_all(struct hot_info *hi, u64 now, u64 kick)
+{
+	struct rhashtable_iter iter;
+	struct hot_inode_item *he;
+	unsigned int n = 0;
+
+	rhashtable_walk_enter(&hi->inodes, &iter);
+	rhashtable_walk_start(&iter);
+	while ((he = rhashtable_walk_next(&iter))) {
+		if (IS_ERR(he)) {
+			if (PTR_ERR(he) == -EAGAIN)
+				continue;
+			break;
+		}
+		spin_lock(&hi->map_lock);
+		hot_update_inode(hi, he, now, kick);
+		spin_unlock(&hi->map_lock);
+		if (++n % HOT_WALK_BATCH == 0) {
+			rhashtable_walk_stop(&iter);
+			cond_resched();
+			rhashtable_walk_start(&iter);
+		}
+	}
+	rhashtable_walk_stop(&iter);
+	rhashtable_walk_exit(&iter);
+}
+
+/**
+ * hot_evict_coldest() - free the coldest items of a superblock
+ * @hi: the superblock's tracking state.
+ * @nr: how many items to free at most.
+ *
+ * Frees range items from the coldest heat-map bucket up, then inode items
+ * left without ranges, coldest first.  Items that no update pass has put
+ * in a heat map yet are not freed.
+ *
+ * Context: any context that may take a spinlock.
+ * Return: the number of items freed.
+ */
+static unsigned long hot_evict_coldest(struct hot_info *hi, unsigned long nr)
+{
+	struct hot_range_item *hr, *hr_next;
+	struct hot_inode_item *he, *he_next;
+	unsigned long freed = 0;
+	unsigned int b;
+
+	spin_lock(&hi->map_lock);
+	for (b = 0; b < HOT_MAP_BUCKETS && freed < nr; b++) {
+		list_for_each_entry_safe(hr, hr_next, &hi->range_map[b],
+					 track_list) {
+			he = hr->hot_inode;
+			xa_lock(&he->ranges);
+			__xa_erase(&he->ranges, hr->index);
+			list_del_init(&hr->track_list);
+			xa_unlock(&he->ranges);
+			call_rcu(&hr->rcu, hot_range_free_rcu);
+			hot_mem_add(hi, hot_range_cachep, -1);
+			if (++freed >= nr)
+				break;
+		}
+	}
+	for (b = 0; b < HOT_MAP_BUCKETS && freed < nr; b++) {
+		list_for_each_entry_safe(he, he_next, &hi->inode_map[b],
+					 track_list) {
+			if (!xa_empty(&he->ranges))
+				continue;
+			if (!rhashtable_remove_fast(&hi->inodes, &he->node,
+						    hot_inode_params)) {
+				__hot_inode_free(hi, he);
+				if (++freed >= nr)
+					break;
+			}
+		}
+	}
+	spin_unlock(&hi->map_lock);
+	return freed;
+}
+
+static void hot_update_work(struct work_struct *work)
+{
+	struct hot_info *hi = container_of(to_delayed_work(work),
+					   struct hot_info, update_work);
+	unsigned long thresh = READ_ONCE(sysctl_hot_mem_high_thresh);
+	u64 kick = (u64)READ_ONCE(sysctl_hot_kick_time) * NSEC_PER_SEC;
+	unsigned long excess;
+
+	hot_update_all(hi, ktime_get_ns(), kick);
+	while (thresh && atomic_long_read(&hi->mem) > thresh) {
+		/* At least as many items as there are range items' bytes over. */
+		excess = atomic_long_read(&hi->mem) - thresh;
+		if (!hot_evict_coldest(hi, DIV_ROUND_UP(excess,
+					kmem_cache_size(hot_range_cachep))))
+			break;
+		cond_resched();
+	}
+	queue_delayed_work(system_dfl_wq, &hi->update_work,
+			   READ_ONCE(sysctl_hot_update_delay) * HZ);
+}
+
+/*
+ * Under memory pressure free the coldest items, but keep the hottest
+ * 1/HOT_SHRINK_KEEP of them, and at least HOT_SHRINK_KEEP_MIN: even
+ * drop_caches, which shrinks until nothing is left to free, leaves the data
+ * that matters most.  The memory cap is the hard bound.
+ */
+#define HOT_SHRINK_KEEP		8
+#define HOT_SHRINK_KEEP_MIN	64
+
+static unsigned long hot_shrink_count(struct shrinker *shrink,
+				      struct shrink_control *sc)
+{
+	struct hot_info *hi = shrink->private_data;
+	long nr = atomic_long_read(&hi->nr_ranges) +
+		  atomic_long_read(&hi->nr_inodes);
+	long keep = max(nr / HOT_SHRINK_KEEP, HOT_SHRINK_KEEP_MIN);
+
+	return nr > keep ? nr - keep : 0;
+}
+
+static unsigned long hot_shrink_scan(struct shrinker *shrink,
+				     struct shrink_control *sc)
+{
+	/* Reclaim may ask for more than was counted: keep the floor. */
+	unsigned long nr = min(sc->nr_to_scan, hot_shrink_count(shrink, sc));
+	unsigned long freed = nr ? hot_evict_coldest(shrink->private_data, nr) : 0;
+
+	return freed ?: SHRINK_STOP;
+}
 
 /**
  * hot_track_walk() - visit the items of a superblock
@@ -515,7 +780,8 @@ void hot_track_walk(struct hot_info *hi, bool ranges, hot_walk_fn fn,
  * hot_track_enable() - turn hot data tracking on for a superblock
  * @sb: the superblock.
  *
- * Does nothing if tracking is on already.
+ * Does nothing if tracking is on already.  Starts the superblock's update
+ * worker and registers its shrinker.
  *
  * Context: process context; the caller holds @sb->s_umount for writing
  * (mount and remount do).
@@ -524,7 +790,7 @@ void hot_track_walk(struct hot_info *hi, bool ranges, hot_walk_fn fn,
 int hot_track_enable(struct super_block *sb)
 {
 	struct hot_info *hi;
-	int ret;
+	int i, ret;
 
 	if (rcu_access_pointer(sb->s_hot_info))
 		return 0;
@@ -533,16 +799,38 @@ int hot_track_enable(struct super_block *sb)
 		return -ENOMEM;
 	hi->sb = sb;
 	hi->type = sb->s_type->hot_type;
-	ret = rhashtable_init(&hi->inodes, &hot_inode_params);
-	if (ret) {
-		kfree(hi);
-		return ret;
+	spin_lock_init(&hi->map_lock);
+	for (i = 0; i < HOT_MAP_BUCKETS; i++) {
+		INIT_LIST_HEAD(&hi->inode_map[i]);
+		INIT_LIST_HEAD(&hi->range_map[i]);
 	}
+	INIT_DELAYED_WORK(&hi->update_work, hot_update_work);
+	ret = rhashtable_init(&hi->inodes, &hot_inode_params);
+	if (ret)
+		goto out_free;
+	hi->shrinker = shrinker_alloc(0, "hot_track-%s", sb->s_id);
+	if (!hi->shrinker) {
+		ret = -ENOMEM;
+		goto out_destroy;
+	}
+	hi->shrinker->count_objects = hot_shrink_count;
+	hi->shrinker->scan_objects = hot_shrink_scan;
+	hi->shrinker->private_data = hi;
+	shrinker_register(hi->shrinker);
+
 	static_branch_inc(&hot_track_key);
 	rcu_assign_pointer(sb->s_hot_info, hi);
 	hot_track_debugfs_add(hi);
+	queue_delayed_work(system_dfl_wq, &hi->update_work,
+			   READ_ONCE(sysctl_hot_update_delay) * HZ);
 	pr_info("VFS: Turning on hot data tracking on %s\n", sb->s_id);
 	return 0;
+
+out_destroy:
+	rhashtable_destroy(&hi->inodes);
+out_free:
+	kfree(hi);
+	return ret;
 }
 EXPORT_SYMBOL_GPL(hot_track_enable);
 
@@ -555,8 +843,9 @@ static void hot_inode_free_all(void *ptr, void *arg)
  * hot_track_disable() - turn hot data tracking off and free its state
  * @sb: the superblock.
  *
- * Does nothing if tracking is off.  Waits for the I/O hooks that still use
- * the state to finish, then frees every item.  Unmount calls it after the
+ * Does nothing if tracking is off.  Removes the debugfs files, cancels the
+ * update worker and waits for it, frees the shrinker, waits for the I/O
+ * hooks that still use the state to finish, then frees every item.  Unmount calls it after the
  * filesystem's ->put_super().
  *
  * Context: process context, may sleep; the caller holds @sb->s_umount for
@@ -569,6 +858,8 @@ void hot_track_disable(struct super_block *sb)
 	if (!hi)
 		return;
 	hot_track_debugfs_remove(hi);
+	cancel_delayed_work_sync(&hi->update_work);
+	shrinker_free(hi->shrinker);
 	synchronize_rcu();
 	rhashtable_free_and_destroy(&hi->inodes, hot_inode_free_all, hi);
 	WARN_ON_ONCE(atomic_long_read(&hi->mem) ||

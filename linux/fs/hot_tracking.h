@@ -7,11 +7,21 @@
 
 #include <linux/hot_tracking.h>
 
+/* Defaults of the sysctls, in seconds. */
+#define HOT_KICK_TIME_DEFAULT		300
+#define HOT_UPDATE_DELAY_DEFAULT	10
+
+extern unsigned int sysctl_hot_kick_time;
+extern unsigned int sysctl_hot_update_delay;
+extern unsigned long sysctl_hot_mem_high_thresh;
+
 typedef void (*hot_walk_fn)(void *arg, const struct hot_inode_key *key,
 			    unsigned long index, const struct hot_freq *freq);
 
 void hot_track_walk(struct hot_info *hi, bool ranges, hot_walk_fn fn,
 		    void *arg);
+void hot_track_spot(struct hot_info *hi, bool ranges, unsigned int max,
+		    hot_walk_fn fn, void *arg);
 
 #ifdef CONFIG_DEBUG_FS
 void hot_track_debugfs_add(struct hot_info *hi);

@@ -2,8 +2,11 @@
 /*
  * Hot data tracking: debugfs dumps of every item, for root.
  *
- *   /sys/kernel/debug/hot_track/<s_id>/inode_stat
- *   /sys/kernel/debug/hot_track/<s_id>/range_stat
+ *   /sys/kernel/debug/hot_track/<s_id>/inode_stat	every inode item
+ *   /sys/kernel/debug/hot_track/<s_id>/range_stat	every range item
+ *   /sys/kernel/debug/hot_track/<s_id>/inode_spot	the hottest inodes
+ *   /sys/kernel/debug/hot_track/<s_id>/range_spot	the hottest ranges
+ *   /sys/kernel/debug/hot_track/<s_id>/stats		counts and memory
  *
  * Formats are in Documentation/filesystems/hot_tracking.rst.
  */
@@ -17,12 +20,21 @@
 
 #include "hot_tracking.h"
 
+/* Lines in a spot list at most. */
+#define HOT_SPOT_MAX	100
+
 static struct dentry *hot_debugfs_root;
 
+/* @now is 0 to print the temperature of the last update pass. */
 struct hot_stat_ctx {
 	struct seq_file *m;
 	u64 now;
 };
+
+static u32 hot_stat_temp(struct hot_stat_ctx *ctx, const struct hot_freq *freq)
+{
+	return ctx->now ? hot_temp(freq, ctx->now) : freq->last_temp;
+}
 
 static void hot_inode_stat_one(void *arg, const struct hot_inode_key *key,
 			       unsigned long index, const struct hot_freq *freq)
@@ -30,7 +42,7 @@ static void hot_inode_stat_one(void *arg, const struct hot_inode_key *key,
 	struct hot_stat_ctx *ctx = arg;
 
 	seq_printf(ctx->m, "%llu %llu %u %u %u\n", key->ino, key->root,
-		   freq->nr_reads, freq->nr_writes, hot_temp(freq, ctx->now));
+		   freq->nr_reads, freq->nr_writes, hot_stat_temp(ctx, freq));
 }
 
 static void hot_range_stat_one(void *arg, const struct hot_inode_key *key,
@@ -40,7 +52,7 @@ static void hot_range_stat_one(void *arg, const struct hot_inode_key *key,
 
 	seq_printf(ctx->m, "%llu %llu %llu %llu %u %u %u\n", key->ino,
 		   key->root, (u64)index << HOT_RANGE_SHIFT, HOT_RANGE_SIZE,
-		   freq->nr_reads, freq->nr_writes, hot_temp(freq, ctx->now));
+		   freq->nr_reads, freq->nr_writes, hot_stat_temp(ctx, freq));
 }
 
 static int hot_inode_stat_show(struct seq_file *m, void *v)
@@ -60,6 +72,38 @@ static int hot_range_stat_show(struct seq_file *m, void *v)
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(hot_range_stat);
+
+static int hot_inode_spot_show(struct seq_file *m, void *v)
+{
+	struct hot_stat_ctx ctx = { .m = m };
+
+	hot_track_spot(m->private, false, HOT_SPOT_MAX, hot_inode_stat_one,
+		       &ctx);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(hot_inode_spot);
+
+static int hot_range_spot_show(struct seq_file *m, void *v)
+{
+	struct hot_stat_ctx ctx = { .m = m };
+
+	hot_track_spot(m->private, true, HOT_SPOT_MAX, hot_range_stat_one,
+		       &ctx);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(hot_range_spot);
+
+static int hot_stats_show(struct seq_file *m, void *v)
+{
+	struct hot_info *hi = m->private;
+
+	seq_printf(m, "inodes %ld\nranges %ld\nmem %ld\n",
+		   atomic_long_read(&hi->nr_inodes),
+		   atomic_long_read(&hi->nr_ranges),
+		   atomic_long_read(&hi->mem));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(hot_stats);
 
 /**
  * hot_track_debugfs_add() - give a superblock its debugfs directory
@@ -81,6 +125,9 @@ void hot_track_debugfs_add(struct hot_info *hi)
 	hi->debugfs_dir = dir;
 	debugfs_create_file("inode_stat", 0400, dir, hi, &hot_inode_stat_fops);
 	debugfs_create_file("range_stat", 0400, dir, hi, &hot_range_stat_fops);
+	debugfs_create_file("inode_spot", 0400, dir, hi, &hot_inode_spot_fops);
+	debugfs_create_file("range_spot", 0400, dir, hi, &hot_range_spot_fops);
+	debugfs_create_file("stats", 0400, dir, hi, &hot_stats_fops);
 }
 
 /**

@@ -3,7 +3,8 @@
 #
 # Guest: the hot_track demo.  ext4, xfs and btrfs mounted with hot_track;
 # fio runs skewed (zipf) random reads over several files, buffered and
-# O_DIRECT, and a sequential writer; then the hottest files are shown.
+# O_DIRECT, and a sequential writer; then every file's heat (ioctl) and
+# the hottest files and ranges (the heat maps' spot lists in debugfs).
 set -euo pipefail
 heat=$HT_TOP/build/tools/hot_heat
 runtime=${1:-15}
@@ -47,6 +48,9 @@ filename_format=log.\$filenum
 fdatasync=64
 FIO
 
+# An update pass every second, so that the heat maps follow the workload.
+echo 1 > /proc/sys/fs/hot-update-delay
+
 for fs in ext4 xfs btrfs; do
 	dev=$(eval echo "\$DISK_$fs")
 	case $fs in
@@ -72,15 +76,21 @@ for fs in ext4 xfs btrfs; do
 	"$heat" -l $(find /mnt/$fs -type f | sort) |
 		{ read -r hdr; echo "$hdr"; sort -k4,4nr; }
 	stat_dir=/sys/kernel/debug/hot_track/$(basename "$dev")
-	echo "-- $fs: the 12 hottest 1 MiB ranges, $stat_dir/range_stat:"
+	sleep 2		# one more pass of the update worker
 	find /mnt/$fs -type f -printf '%i %p\n' > /tmp/names
+	echo "-- $fs: the 8 hottest files, $stat_dir/inode_spot:"
+	printf '%-24s %8s %8s %11s\n' FILE READS WRITES TEMP
+	head -8 "$stat_dir/inode_spot" |
+		awk 'NR == FNR { name[$1] = $2; next }
+		     { printf "%-24s %8s %8s %11s\n", name[$1], $3, $4, $5 }' \
+		    /tmp/names -
+	echo "-- $fs: the 12 hottest 1 MiB ranges, $stat_dir/range_spot:"
 	printf '%-24s %10s %8s %8s %11s\n' FILE START_MIB READS WRITES TEMP
-	sort -k7,7nr "$stat_dir/range_stat" | head -12 |
+	head -12 "$stat_dir/range_spot" |
 		awk 'NR == FNR { name[$1] = $2; next }
 		     { printf "%-24s %10d %8s %8s %11s\n", name[$1], $3 / 1048576,
 			      $5, $6, $7 }' /tmp/names -
-	echo "-- $fs: $(wc -l < "$stat_dir/inode_stat") files and" \
-	     "$(wc -l < "$stat_dir/range_stat") ranges tracked"
+	echo "-- $fs: $(tr '\n' ' ' < "$stat_dir/stats")"
 	umount /mnt/$fs
 	echo
 done

@@ -53,43 +53,43 @@ static void hot_avg_delta_test(struct kunit *test)
 	u64 avg;
 	int i;
 
-	/* The first gap seeds the average. */
-	KUNIT_EXPECT_EQ(test, hot_avg_delta(0, 1000, 1), 1000);
-	/* Later gaps move it by 1/16 of the difference. */
-	KUNIT_EXPECT_EQ(test, hot_avg_delta(1600, 3200, 2), 1700);
-	KUNIT_EXPECT_EQ(test, hot_avg_delta(3200, 1600, 5), 3100);
+	/* Each gap moves the average by 1/16 of the difference. */
+	KUNIT_EXPECT_EQ(test, hot_avg_delta(1600, 3200), 1700);
+	KUNIT_EXPECT_EQ(test, hot_avg_delta(3200, 1600), 3100);
 	/* Extremes stay between the inputs. */
-	KUNIT_EXPECT_LE(test, hot_avg_delta(U64_MAX, U64_MAX, 9), U64_MAX);
-	KUNIT_EXPECT_GE(test, hot_avg_delta(U64_MAX, U64_MAX, 9),
-			U64_MAX - 16);
-	KUNIT_EXPECT_LE(test, hot_avg_delta(U64_MAX, 0, 9), U64_MAX);
-	KUNIT_EXPECT_GE(test, hot_avg_delta(0, U64_MAX, 9), U64_MAX >> 5);
+	KUNIT_EXPECT_LE(test, hot_avg_delta(U64_MAX, U64_MAX), U64_MAX);
+	KUNIT_EXPECT_GE(test, hot_avg_delta(U64_MAX, U64_MAX), U64_MAX - 16);
+	KUNIT_EXPECT_LE(test, hot_avg_delta(U64_MAX, 0), U64_MAX);
+	KUNIT_EXPECT_GE(test, hot_avg_delta(0, U64_MAX), U64_MAX >> 5);
 	/* A steady gap is found again. */
-	avg = 1;
+	avg = HOT_FIRST_GAP;
 	for (i = 0; i < 400; i++)
-		avg = hot_avg_delta(avg, 1000000, 2);
+		avg = hot_avg_delta(avg, 1000000);
 	KUNIT_EXPECT_GE(test, avg, 1000000 - 16);
-	KUNIT_EXPECT_LE(test, avg, 1000000);
+	KUNIT_EXPECT_LE(test, avg, 1000000 + 100);
 }
 
 static void hot_freq_update_test(struct kunit *test)
 {
 	struct hot_freq freq = {};
+	u64 avg;
 
 	hot_freq_update(&freq, 1000, false);
 	KUNIT_EXPECT_EQ(test, freq.nr_reads, 1);
 	KUNIT_EXPECT_EQ(test, freq.last_read_time, 1000);
-	KUNIT_EXPECT_EQ(test, freq.avg_delta_reads, 0);
+	KUNIT_EXPECT_EQ(test, freq.avg_delta_reads, HOT_FIRST_GAP);
 	KUNIT_EXPECT_EQ(test, freq.nr_writes, 0);
+	KUNIT_EXPECT_EQ(test, freq.avg_delta_writes, 0);
 
 	hot_freq_update(&freq, 3000, false);
 	KUNIT_EXPECT_EQ(test, freq.nr_reads, 2);
-	KUNIT_EXPECT_EQ(test, freq.avg_delta_reads, 2000);
+	avg = hot_avg_delta(HOT_FIRST_GAP, 2000);
+	KUNIT_EXPECT_EQ(test, freq.avg_delta_reads, avg);
 
 	/* A clock read earlier than the last access: gap 0, time kept. */
 	hot_freq_update(&freq, 2000, false);
 	KUNIT_EXPECT_EQ(test, freq.last_read_time, 3000);
-	KUNIT_EXPECT_EQ(test, freq.avg_delta_reads, 2000 - 2000 / 16);
+	KUNIT_EXPECT_EQ(test, freq.avg_delta_reads, hot_avg_delta(avg, 0));
 
 	hot_freq_update(&freq, 5000, true);
 	KUNIT_EXPECT_EQ(test, freq.nr_writes, 1);
@@ -159,6 +159,16 @@ static void hot_temp_test(struct kunit *test)
 		KUNIT_EXPECT_GE(test, hot_temp(&f, now + i * s),
 				hot_temp(&cold, now + i * s));
 	}
+
+	/* Of two bursts, ten times the reads is hotter, by about log2(10). */
+	f = cold;
+	for (i = 0; i < 4; i++)
+		hot_freq_update(&f, now + i * 1000, false);
+	warm = cold;
+	for (i = 0; i < 40; i++)
+		hot_freq_update(&warm, now + i * 1000, false);
+	KUNIT_EXPECT_GT(test, hot_temp(&warm, now + SZ_1M),
+			hot_temp(&f, now + SZ_1M) + (3U << HOT_TEMP_FRAC_BITS));
 
 	/* Saturated counters change nothing. */
 	f = hot;
@@ -359,6 +369,152 @@ static void hot_track_lifetime_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, hot_track_enable(fs->sb), 0);
 }
 
+static void hot_temp_bucket_test(struct kunit *test)
+{
+	unsigned int b;
+	u64 t;
+
+	KUNIT_EXPECT_EQ(test, hot_temp_bucket(0), 0);
+	KUNIT_EXPECT_EQ(test, hot_temp_bucket(U32_MAX), HOT_MAP_BUCKETS - 1);
+	for (b = 0; b < HOT_MAP_BUCKETS; b++) {
+		KUNIT_EXPECT_EQ(test, hot_temp_bucket(b << HOT_MAP_SHIFT), b);
+		KUNIT_EXPECT_EQ(test, hot_temp_bucket((b << HOT_MAP_SHIFT) |
+						      0xffffff), b);
+	}
+	for (t = 1; t <= U32_MAX; t = t * 3 + 1)
+		KUNIT_EXPECT_LE(test, hot_temp_bucket(t),
+				hot_temp_bucket(min_t(u64, t * 3 + 1, U32_MAX)));
+}
+
+/* Give range @index of @he a read history: one read every @gap ns until @now. */
+static void hot_kunit_set_range(struct hot_inode_item *he, unsigned long index,
+				u64 gap, u64 now)
+{
+	struct hot_range_item *hr = xa_load(&he->ranges, index);
+
+	xa_lock(&he->ranges);
+	hr->freq.nr_reads = 10;
+	hr->freq.avg_delta_reads = gap;
+	hr->freq.last_read_time = now;
+	hr->freq.nr_writes = 0;
+	hr->freq.last_write_time = 0;
+	xa_unlock(&he->ranges);
+}
+
+static bool hot_kunit_in_map(struct hot_info *hi, struct hot_range_item *hr)
+{
+	struct hot_range_item *pos;
+	bool found = false;
+
+	spin_lock(&hi->map_lock);
+	list_for_each_entry(pos, &hi->range_map[hot_temp_bucket(hr->freq.last_temp)],
+			    track_list)
+		found |= pos == hr;
+	spin_unlock(&hi->map_lock);
+	return found;
+}
+
+static void hot_update_test(struct kunit *test)
+{
+	struct hot_kunit_fs *fs = test->priv;
+	const u64 ms = NSEC_PER_MSEC, s = NSEC_PER_SEC;
+	struct hot_inode_item *he;
+	struct hot_range_item *hr[4];
+	u64 now = ktime_get_ns() + 1000 * s;
+	int i;
+
+	hot_track_io(fs->inode[0], 0, 4 * SZ_1M, READ);
+	he = hot_kunit_item(fs, 0);
+	KUNIT_ASSERT_NOT_NULL(test, he);
+	/* Range 0 read every ms, range 3 every 1000 ms. */
+	for (i = 0; i < 4; i++) {
+		hot_kunit_set_range(he, i, ms * (i == 3 ? 1000 : 1 + 10 * i), now);
+		hr[i] = xa_load(&he->ranges, i);
+	}
+	xa_lock(&he->ranges);
+	he->freq.last_read_time = now;
+	xa_unlock(&he->ranges);
+
+	hot_update_all(fs->hi, now, 60 * s);
+	for (i = 0; i < 4; i++) {
+		KUNIT_EXPECT_EQ(test, hr[i]->freq.last_temp,
+				hot_temp(&hr[i]->freq, now));
+		KUNIT_EXPECT_TRUE(test, hot_kunit_in_map(fs->hi, hr[i]));
+	}
+	KUNIT_EXPECT_GT(test, hr[0]->freq.last_temp, hr[1]->freq.last_temp);
+	KUNIT_EXPECT_GT(test, hr[2]->freq.last_temp, hr[3]->freq.last_temp);
+	KUNIT_EXPECT_NE(test, he->freq.last_temp, 0);
+
+	/* The coldest goes first, then the next. */
+	KUNIT_EXPECT_EQ(test, hot_evict_coldest(fs->hi, 1), 1);
+	KUNIT_EXPECT_NULL(test, xa_load(&he->ranges, 3));
+	KUNIT_EXPECT_NOT_NULL(test, xa_load(&he->ranges, 2));
+	KUNIT_EXPECT_EQ(test, hot_evict_coldest(fs->hi, 1), 1);
+	KUNIT_EXPECT_NULL(test, xa_load(&he->ranges, 2));
+	KUNIT_EXPECT_NOT_NULL(test, xa_load(&he->ranges, 0));
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_ranges), 2);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->mem),
+			hot_kunit_mem(1, 2));
+
+	/* Aging: range 1 idle for 2 minutes goes, range 0 stays. */
+	hot_kunit_set_range(he, 1, ms, now - 120 * s);
+	hot_update_all(fs->hi, now, 60 * s);
+	KUNIT_EXPECT_NULL(test, xa_load(&he->ranges, 1));
+	KUNIT_EXPECT_NOT_NULL(test, xa_load(&he->ranges, 0));
+	KUNIT_EXPECT_NOT_NULL(test, hot_kunit_item(fs, 0));
+
+	/* Everything idle: the ranges, then the inode item, go. */
+	hot_update_all(fs->hi, now + 120 * s, 60 * s);
+	KUNIT_EXPECT_NULL(test, hot_kunit_item(fs, 0));
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_ranges), 0);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_inodes), 0);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->mem), 0);
+}
+
+static void hot_shrink_test(struct kunit *test)
+{
+	struct hot_kunit_fs *fs = test->priv;
+	struct shrink_control sc = { .gfp_mask = GFP_KERNEL };
+	u64 now = ktime_get_ns();
+	struct hot_inode_item *he;
+	unsigned long count;
+	int i;
+
+	hot_track_io(fs->inode[0], 0, 1000 * SZ_1M, READ);
+	he = hot_kunit_item(fs, 0);
+	KUNIT_ASSERT_NOT_NULL(test, he);
+	for (i = 0; i < 1000; i++)
+		hot_kunit_set_range(he, i, NSEC_PER_MSEC * (i + 1), now);
+	hot_update_all(fs->hi, now, 60 * NSEC_PER_SEC);
+
+	/* 1001 items; the hottest 1/8 (125) are never offered. */
+	count = hot_shrink_count(fs->hi->shrinker, &sc);
+	KUNIT_EXPECT_EQ(test, count, 1001 - 1001 / HOT_SHRINK_KEEP);
+	sc.nr_to_scan = count;
+	KUNIT_EXPECT_EQ(test, hot_shrink_scan(fs->hi->shrinker, &sc), count);
+	/*
+	 * Coldest bucket first; the order within a bucket (four per doubling
+	 * of the gap) is not defined: ranges with gaps up to 100 ms are in
+	 * buckets hotter than the one of the 125th, from 150 ms colder.
+	 */
+	KUNIT_EXPECT_NOT_NULL(test, xa_load(&he->ranges, 0));
+	KUNIT_EXPECT_NOT_NULL(test, xa_load(&he->ranges, 99));
+	KUNIT_EXPECT_NULL(test, xa_load(&he->ranges, 149));
+	KUNIT_EXPECT_NULL(test, xa_load(&he->ranges, 999));
+
+	/* Shrinking again and again (drop_caches) stops at the floor. */
+	do {
+		sc.nr_to_scan = hot_shrink_count(fs->hi->shrinker, &sc);
+	} while (sc.nr_to_scan && hot_shrink_scan(fs->hi->shrinker, &sc) !=
+				  SHRINK_STOP);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_ranges) +
+			atomic_long_read(&fs->hi->nr_inodes),
+			HOT_SHRINK_KEEP_MIN);
+	KUNIT_EXPECT_NOT_NULL(test, xa_load(&he->ranges, 0));
+	KUNIT_EXPECT_NOT_NULL(test, xa_load(&he->ranges, 40));
+	KUNIT_EXPECT_NULL(test, xa_load(&he->ranges, 99));
+}
+
 static struct kunit_case hot_track_test_cases[] = {
 	KUNIT_CASE(hot_range_span_test),
 	KUNIT_CASE(hot_avg_delta_test),
@@ -368,6 +524,9 @@ static struct kunit_case hot_track_test_cases[] = {
 	KUNIT_CASE(hot_track_io_test),
 	KUNIT_CASE(hot_track_writeback_test),
 	KUNIT_CASE(hot_track_lifetime_test),
+	KUNIT_CASE(hot_temp_bucket_test),
+	KUNIT_CASE(hot_update_test),
+	KUNIT_CASE(hot_shrink_test),
 	{}
 };
 

@@ -16,6 +16,8 @@
 #include <linux/jump_label.h>
 #include <linux/rhashtable-types.h>
 #include <linux/rcupdate.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
 #include <linux/xarray.h>
 #include <uapi/linux/hot_tracking.h>
 
@@ -23,13 +25,18 @@
 #define HOT_RANGE_SHIFT		20
 #define HOT_RANGE_SIZE		BIT_ULL(HOT_RANGE_SHIFT)
 
+/* Heat maps: items by the top byte of their temperature. */
+#define HOT_MAP_BUCKETS		256
+#define HOT_MAP_SHIFT		24
+
 /**
  * struct hot_freq - access frequency of an inode or of a range
  * @last_read_time: when data was last read from disk, in ns of
  *	ktime_get_ns() (CLOCK_MONOTONIC); 0 if never.
  * @last_write_time: when data was last written to disk, in ns; 0 if never.
  * @avg_delta_reads: weighted moving average of the time between two reads,
- *	in ns; 0 until the second read.
+ *	in ns; starts at one second, the gap assumed before the first read,
+ *	and moves 1/16 of the way to each gap seen.
  * @avg_delta_writes: the same for writes, in ns.
  * @nr_reads: reads from disk; saturates at U32_MAX instead of wrapping.
  * @nr_writes: writes to disk; saturates at U32_MAX.
@@ -55,11 +62,16 @@ struct hot_freq {
  * @freq: frequency data of the range.
  * @index: range number in the file: the range covers the bytes from
  *	@index << %HOT_RANGE_SHIFT for %HOT_RANGE_SIZE bytes.
+ * @hot_inode: the inode item the range belongs to.
+ * @track_list: link in a &hot_info.range_map bucket, under
+ *	&hot_info.map_lock; empty until the first update pass.
  * @rcu: frees the item after an RCU grace period.
  */
 struct hot_range_item {
 	struct hot_freq freq;
 	unsigned long index;
+	struct hot_inode_item *hot_inode;
+	struct list_head track_list;
 	struct rcu_head rcu;
 };
 
@@ -89,6 +101,8 @@ struct hot_inode_key {
  *	counts one write per range and one for the inode.
  * @wb_counted: the writeback pass that last counted a write of the inode.
  * @dead: set once the item left &hot_info.inodes; no range is added after.
+ * @track_list: link in a &hot_info.inode_map bucket, under
+ *	&hot_info.map_lock; empty until the first update pass.
  * @rcu: frees the item after an RCU grace period.
  */
 struct hot_inode_item {
@@ -99,6 +113,7 @@ struct hot_inode_item {
 	u32 wb_pass;
 	u32 wb_counted;
 	bool dead;
+	struct list_head track_list;
 	struct rcu_head rcu;
 };
 
@@ -107,11 +122,20 @@ struct hot_inode_item {
  * @inode_root: the &hot_inode_key.root of an inode; NULL if inode numbers
  *	are unique in the superblock.  Called in the I/O path: must not
  *	sleep.
+ * @temp: the temperature of an item at a time (ns), instead of hot_temp().
+ *	Its top byte picks the heat-map bucket.  Called by the update worker
+ *	under spinlocks: must not sleep.
+ * @is_obsolete: whether an item is to be dropped at a time (ns), given the
+ *	kick time (ns), instead of "no access for the kick time".  Same
+ *	context as @temp.
  *
- * A filesystem points &file_system_type.hot_type at one.
+ * A filesystem points &file_system_type.hot_type at one; every operation
+ * is optional.
  */
 struct hot_type {
 	u64 (*inode_root)(const struct inode *inode);
+	u32 (*temp)(const struct hot_freq *freq, u64 now);
+	bool (*is_obsolete)(const struct hot_freq *freq, u64 now, u64 kick);
 };
 
 /**
@@ -123,6 +147,13 @@ struct hot_type {
  * @nr_inodes: number of inode items.
  * @nr_ranges: number of range items.
  * @debugfs_dir: the superblock's directory in debugfs, or NULL.
+ * @map_lock: protects the heat maps and the items' places in them.  Taken
+ *	before an item lock, never in the I/O path.
+ * @inode_map: inode items by temperature bucket, as of the last update pass.
+ * @range_map: range items by temperature bucket, as of the last update pass.
+ * @update_work: the update worker: temperatures, heat maps, aging, the
+ *	memory cap; runs every hot-update-delay seconds.
+ * @shrinker: frees the coldest items under memory pressure.
  */
 struct hot_info {
 	struct super_block *sb;
@@ -132,7 +163,23 @@ struct hot_info {
 	atomic_long_t nr_inodes;
 	atomic_long_t nr_ranges;
 	struct dentry *debugfs_dir;
+	spinlock_t map_lock;
+	struct list_head inode_map[HOT_MAP_BUCKETS];
+	struct list_head range_map[HOT_MAP_BUCKETS];
+	struct delayed_work update_work;
+	struct shrinker *shrinker;
 };
+
+/**
+ * hot_temp_bucket() - the heat-map bucket of a temperature
+ * @temp: the temperature.
+ *
+ * Return: 0 (coldest) to %HOT_MAP_BUCKETS - 1 (hottest).
+ */
+static inline unsigned int hot_temp_bucket(u32 temp)
+{
+	return temp >> HOT_MAP_SHIFT;
+}
 
 #ifdef CONFIG_HOT_TRACKING
 

@@ -13,7 +13,8 @@
 /**
  * struct hot_heat_info - the heat of a file, for %FS_IOC_GET_HEAT_INFO
  * @avg_delta_reads: out: weighted average time between two reads from
- *	disk, in ns; 0 until the second read.
+ *	disk, in ns; it starts at one second (the gap assumed before the
+ *	first read) and moves 1/16 of the way to each gap seen.
  * @avg_delta_writes: out: the same for writes to disk, in ns.
  * @last_read_time: out: time of the last read from disk, in ns of
  *	CLOCK_MONOTONIC; 0 if never.

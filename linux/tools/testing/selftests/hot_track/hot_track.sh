@@ -50,6 +50,20 @@ mkdir -p "$work/mnt/plain"
 plain=$(dev_for plain) || { echo "hot_track: no device"; exit $ksft_skip; }
 mkfs_for ext4 "$plain" && mount -t ext4 "$plain" "$work/mnt/plain" || exit 1
 
+# The update worker's tests want a pass every second.
+saved=()
+for s in hot-kick-time hot-update-delay hot-mem-high-thresh; do
+	saved+=("$(cat /proc/sys/fs/$s)")
+done
+restore() {
+	local i=0
+	for s in hot-kick-time hot-update-delay hot-mem-high-thresh; do
+		echo "${saved[$i]}" > /proc/sys/fs/$s
+		i=$((i + 1))
+	done
+}
+echo 1 > /proc/sys/fs/hot-update-delay
+
 rc=0
 for fs in $fses; do
 	dev=$(dev_for "$fs") || { echo "hot_track: no device for $fs"; exit $ksft_skip; }
@@ -62,7 +76,21 @@ for fs in $fses; do
 		continue
 	fi
 	echo "# hot_track: $fs"
-	HOT_TRACK_DIR=$mnt HOT_TRACK_OFF_DIR=$work/mnt/plain "$test" || rc=1
+	HOT_TRACK_DIR=$mnt HOT_TRACK_OFF_DIR=$work/mnt/plain \
+		HOT_TRACK_DEBUGFS=/sys/kernel/debug/hot_track/$(basename "$dev") \
+		"$test" || rc=1
 	umount "$mnt" || rc=1
+
+	# Unmount while the update worker runs, again and again.
+	ok=ok
+	for i in $(seq 10); do
+		mount -t "$fs" -o hot_track "$dev" "$mnt" || { ok=FAILED; break; }
+		dd if=/dev/zero of="$mnt/f$i" bs=1M count=2 oflag=direct status=none
+		sleep 0.$((RANDOM % 10))
+		umount "$mnt" || { ok=FAILED; break; }
+	done
+	[ $ok = ok ] || rc=1
+	echo "# hot_track: $fs: 10 unmounts while the worker runs: $ok"
 done
+restore
 exit $rc

@@ -3,7 +3,9 @@
  * Hot data tracking: counts of disk I/O seen through FS_IOC_GET_HEAT_INFO.
  *
  * Needs root and two directories: HOT_TRACK_DIR on a filesystem mounted
- * with hot_track, and HOT_TRACK_OFF_DIR (optional) on one without.
+ * with hot_track, and HOT_TRACK_OFF_DIR (optional) on one without;
+ * HOT_TRACK_DEBUGFS names the filesystem's debugfs directory, for the tests
+ * of the update worker (run with /proc/sys/fs/hot-update-delay at 1).
  * hot_track.sh sets up ext4, xfs and btrfs and runs this on each.
  */
 #define _GNU_SOURCE
@@ -36,10 +38,43 @@ static int heat(int fd, struct hot_heat_info *info, int live)
 	return ioctl(fd, FS_IOC_GET_HEAT_INFO, info) ? -errno : 0;
 }
 
+static const char * const sysctls[] = {
+	"/proc/sys/fs/hot-kick-time",
+	"/proc/sys/fs/hot-update-delay",
+	"/proc/sys/fs/hot-mem-high-thresh",
+};
+
+/* Write @val to a sysctl; return 0 or -errno. */
+static int sysctl_write(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY), ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, val, strlen(val)) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+static long long sysctl_read(const char *path)
+{
+	long long val = -1;
+	FILE *f = fopen(path, "r");
+
+	if (f) {
+		if (fscanf(f, "%lld", &val) != 1)
+			val = -1;
+		fclose(f);
+	}
+	return val;
+}
+
 FIXTURE(hot) {
 	char path[PATH_MAX];
 	int fd;
 	char *buf;
+	char saved[3][32];
 };
 
 FIXTURE_SETUP(hot)
@@ -48,6 +83,9 @@ FIXTURE_SETUP(hot)
 
 	self->fd = -1;
 	self->buf = NULL;
+	for (int i = 0; i < 3; i++)
+		snprintf(self->saved[i], sizeof(self->saved[i]), "%lld",
+			 sysctl_read(sysctls[i]));
 	if (!dir)
 		SKIP(return, "HOT_TRACK_DIR is not set");
 	snprintf(self->path, sizeof(self->path), "%s/hot_test.XXXXXX", dir);
@@ -65,6 +103,9 @@ FIXTURE_TEARDOWN(hot)
 		unlink(self->path);
 	}
 	free(self->buf);
+	for (int i = 0; i < 3; i++)
+		if (strcmp(self->saved[i], "-1"))
+			sysctl_write(sysctls[i], self->saved[i]);
 }
 
 /* Write @size bytes, get them to disk and out of the page cache. */
@@ -300,6 +341,327 @@ TEST_F(hot, unlink_frees)
 		snprintf(path, sizeof(path), "%s/reuse.%d", dir, i);
 		unlink(path);
 	}
+}
+
+/*
+ * Find the line of inode @ino (range @start, or -1 for an inode file) in a
+ * debugfs file; return its position (0 = first) and its fields, or -1.
+ */
+static int debugfs_find(const char *file, unsigned long long ino,
+			long long start, unsigned int *reads,
+			unsigned int *writes, unsigned int *temp)
+{
+	unsigned long long f_ino, f_root, f_start, f_len;
+	char path[PATH_MAX], line[256];
+	unsigned int r, w, t;
+	int n = 0, found = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", getenv("HOT_TRACK_DEBUGFS"), file);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (found < 0 && fgets(line, sizeof(line), f)) {
+		if (start < 0) {
+			if (sscanf(line, "%llu %llu %u %u %u", &f_ino, &f_root,
+				   &r, &w, &t) != 5)
+				break;
+			if (f_ino == ino)
+				found = n;
+		} else {
+			if (sscanf(line, "%llu %llu %llu %llu %u %u %u", &f_ino,
+				   &f_root, &f_start, &f_len, &r, &w, &t) != 7 ||
+			    f_len != MiB)
+				break;
+			if (f_ino == ino && f_start == (unsigned long long)start)
+				found = n;
+		}
+		n++;
+	}
+	fclose(f);
+	if (found >= 0) {
+		*reads = r;
+		*writes = w;
+		*temp = t;
+	}
+	return found;
+}
+
+/* How many ranges of inode @ino range_stat lists. */
+static int debugfs_count_ranges(unsigned long long ino)
+{
+	unsigned long long f_ino;
+	char path[PATH_MAX], line[256];
+	int n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/range_stat", getenv("HOT_TRACK_DEBUGFS"));
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		f_ino = strtoull(line, NULL, 10);
+		if (f_ino == ino)
+			n++;
+	}
+	fclose(f);
+	return n;
+}
+
+/* Wait for an update pass to give the file a temperature. */
+static int wait_for_pass(int fd)
+{
+	struct hot_heat_info info;
+	int i;
+
+	for (i = 0; i < 60; i++) {
+		if (heat(fd, &info, 0) == 0 && info.temp)
+			return 0;
+		usleep(100000);
+	}
+	return -1;
+}
+
+/* O_DIRECT reads of 4 KiB at @off, @n times. */
+static int direct_reads(const char *path, char *buf, off_t off, int n)
+{
+	int fd = open(path, O_RDONLY | O_DIRECT), ret = 0;
+
+	if (fd < 0)
+		return -1;
+	while (n-- && !ret)
+		ret = pread(fd, buf, PG, off) == PG ? 0 : -1;
+	close(fd);
+	return ret;
+}
+
+/* Why the update worker cannot be tested here, or NULL if it can. */
+static const char *no_worker_tests(void)
+{
+	if (!getenv("HOT_TRACK_DEBUGFS"))
+		return "HOT_TRACK_DEBUGFS is not set";
+	if (sysctl_read(sysctls[1]) != 1)
+		return "hot-update-delay is not 1";
+	return NULL;
+}
+
+/* The update worker ranks a file read ten times more as hotter. */
+TEST_F(hot, spot_order_by_heat)
+{
+	unsigned int r_hot, r_cold, w, t_hot, t_cold;
+	char cold[PATH_MAX + 8];
+	struct stat st_hot, st_cold;
+	int cfd, pos_hot, pos_cold;
+	struct hot_heat_info info;
+
+	if (no_worker_tests())
+		SKIP(return, "%s", no_worker_tests());
+	snprintf(cold, sizeof(cold), "%s.cold", self->path);
+	cfd = open(cold, O_RDWR | O_CREAT, 0644);
+	ASSERT_LE(0, cfd);
+	ASSERT_EQ(0, make_file(self->fd, self->buf, MiB));
+	ASSERT_EQ(0, make_file(cfd, self->buf, MiB));
+	ASSERT_EQ(0, direct_reads(self->path, self->buf, 0, 40));
+	ASSERT_EQ(0, direct_reads(cold, self->buf, 0, 4));
+	ASSERT_EQ(0, fstat(self->fd, &st_hot));
+	ASSERT_EQ(0, fstat(cfd, &st_cold));
+	ASSERT_EQ(0, wait_for_pass(self->fd));
+	ASSERT_EQ(0, wait_for_pass(cfd));
+
+	pos_hot = debugfs_find("inode_spot", st_hot.st_ino, -1, &r_hot, &w,
+			       &t_hot);
+	pos_cold = debugfs_find("inode_spot", st_cold.st_ino, -1, &r_cold, &w,
+				&t_cold);
+	ASSERT_LE(0, pos_hot);
+	ASSERT_LE(0, pos_cold);
+	EXPECT_LT(pos_hot, pos_cold);
+	EXPECT_GT(t_hot, t_cold);
+	EXPECT_EQ(40, r_hot);
+	EXPECT_EQ(4, r_cold);
+	/* The ioctl reports the same pass's temperature. */
+	ASSERT_EQ(0, heat(self->fd, &info, 0));
+	EXPECT_LE(t_hot, info.temp);
+	/* And the range list has range 0 of the hot file before the cold. */
+	pos_hot = debugfs_find("range_spot", st_hot.st_ino, 0, &r_hot, &w,
+			       &t_hot);
+	pos_cold = debugfs_find("range_spot", st_cold.st_ino, 0, &r_cold, &w,
+				&t_cold);
+	ASSERT_LE(0, pos_hot);
+	ASSERT_LE(0, pos_cold);
+	EXPECT_LT(pos_hot, pos_cold);
+	close(cfd);
+	unlink(cold);
+}
+
+/* An item idle for longer than hot-kick-time is dropped. */
+TEST_F(hot, kick_time_ages_out)
+{
+	struct hot_heat_info info;
+	unsigned int r, w, t;
+	struct stat st;
+	int i;
+
+	if (no_worker_tests())
+		SKIP(return, "%s", no_worker_tests());
+	ASSERT_EQ(0, make_file(self->fd, self->buf, 2 * MiB));
+	ASSERT_EQ(0, fstat(self->fd, &st));
+	ASSERT_EQ(0, heat(self->fd, &info, 0));
+	ASSERT_LE(0, debugfs_find("range_stat", st.st_ino, MiB, &r, &w, &t));
+	ASSERT_EQ(0, sysctl_write(sysctls[0], "1"));
+	for (i = 0; i < 80 && heat(self->fd, &info, 0) != -ENODATA; i++)
+		usleep(100000);
+	EXPECT_EQ(-ENODATA, heat(self->fd, &info, 0));
+	EXPECT_EQ(-1, debugfs_find("inode_stat", st.st_ino, -1, &r, &w, &t));
+	EXPECT_EQ(-1, debugfs_find("range_stat", st.st_ino, MiB, &r, &w, &t));
+}
+
+/* The memory cap holds, and the hottest range survives it. */
+TEST_F(hot, mem_cap_keeps_hottest)
+{
+	char stats[PATH_MAX];
+	long long mem = -1;
+	unsigned int r, w, t;
+	struct stat st;
+	char key[16];
+	int i, dfd;
+	FILE *f;
+
+	if (no_worker_tests())
+		SKIP(return, "%s", no_worker_tests());
+	/* A sparse 64 MiB file: direct reads of holes count too. */
+	ASSERT_EQ(0, ftruncate(self->fd, 64 * MiB));
+	ASSERT_EQ(0, fstat(self->fd, &st));
+	dfd = open(self->path, O_RDONLY | O_DIRECT);
+	ASSERT_LE(0, dfd);
+	for (i = 0; i < 64; i++)
+		ASSERT_EQ(PG, pread(dfd, self->buf, PG, i * MiB));
+	for (i = 0; i < 30; i++)
+		ASSERT_EQ(PG, pread(dfd, self->buf, PG, 5 * MiB));
+	close(dfd);
+	ASSERT_EQ(0, wait_for_pass(self->fd));
+
+	ASSERT_EQ(0, sysctl_write(sysctls[2], "4096"));
+	snprintf(stats, sizeof(stats), "%s/stats", getenv("HOT_TRACK_DEBUGFS"));
+	for (i = 0; i < 60; i++) {
+		f = fopen(stats, "r");
+		ASSERT_NE(NULL, f);
+		while (fscanf(f, "%15s %lld", key, &mem) == 2 && strcmp(key, "mem"))
+			;
+		fclose(f);
+		if (mem >= 0 && mem <= 4096)
+			break;
+		usleep(100000);
+	}
+	EXPECT_GE(4096, mem);
+	EXPECT_LE(0, debugfs_find("range_stat", st.st_ino, 5 * MiB, &r, &w, &t));
+	EXPECT_EQ(31, r);
+	EXPECT_GT(64, debugfs_count_ranges(st.st_ino));
+}
+
+/* drop_caches shrinks the items, the hottest stay. */
+TEST_F(hot, drop_caches_keeps_hottest)
+{
+	unsigned int r, w, t;
+	struct stat st;
+	int i, fd;
+
+	if (no_worker_tests())
+		SKIP(return, "%s", no_worker_tests());
+	ASSERT_EQ(0, ftruncate(self->fd, 200 * MiB));
+	ASSERT_EQ(0, fstat(self->fd, &st));
+	for (i = 0; i < 200; i++)
+		ASSERT_EQ(0, direct_reads(self->path, self->buf, i * MiB, 1));
+	ASSERT_EQ(0, direct_reads(self->path, self->buf, 7 * MiB, 30));
+	ASSERT_EQ(0, wait_for_pass(self->fd));
+	usleep(1200000);
+
+	fd = open("/proc/sys/vm/drop_caches", O_WRONLY);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(1, write(fd, "2", 1));
+	close(fd);
+	/* The shrinker keeps the hottest 64 items, and no more. */
+	EXPECT_LE(0, debugfs_find("range_stat", st.st_ino, 7 * MiB, &r, &w, &t));
+	EXPECT_EQ(31, r);
+	EXPECT_GE(64, debugfs_count_ranges(st.st_ino));
+}
+
+/* Every line of every debugfs file parses, and stats add up. */
+TEST_F(hot, debugfs_formats)
+{
+	static const char * const files[] = {
+		"inode_stat", "range_stat", "inode_spot", "range_spot"
+	};
+	unsigned long long a, b, c, d;
+	unsigned int r, w, t, i;
+	long long inodes = -1, ranges = -1, mem = -1, lines[4] = { 0 };
+	char path[PATH_MAX], line[256];
+	struct stat st;
+	FILE *f;
+
+	if (no_worker_tests())
+		SKIP(return, "%s", no_worker_tests());
+	ASSERT_EQ(0, make_file(self->fd, self->buf, 3 * MiB));
+	ASSERT_EQ(0, fstat(self->fd, &st));
+	ASSERT_EQ(0, wait_for_pass(self->fd));
+	for (i = 0; i < 4; i++) {
+		snprintf(path, sizeof(path), "%s/%s", getenv("HOT_TRACK_DEBUGFS"),
+			 files[i]);
+		f = fopen(path, "r");
+		ASSERT_NE(NULL, f);
+		while (fgets(line, sizeof(line), f)) {
+			int n = i % 2 ?
+				sscanf(line, "%llu %llu %llu %llu %u %u %u",
+				       &a, &b, &c, &d, &r, &w, &t) :
+				sscanf(line, "%llu %llu %u %u %u", &a, &b, &r,
+				       &w, &t);
+
+			EXPECT_EQ(i % 2 ? 7 : 5, n);
+			lines[i]++;
+		}
+		fclose(f);
+	}
+	ASSERT_LE(0, debugfs_find("inode_stat", st.st_ino, -1, &r, &w, &t));
+	EXPECT_EQ(1, w);
+	ASSERT_LE(0, debugfs_find("range_stat", st.st_ino, 2 * MiB, &r, &w, &t));
+	EXPECT_EQ(1, w);
+
+	snprintf(path, sizeof(path), "%s/stats", getenv("HOT_TRACK_DEBUGFS"));
+	f = fopen(path, "r");
+	ASSERT_NE(NULL, f);
+	EXPECT_EQ(3, fscanf(f, "inodes %lld ranges %lld mem %lld", &inodes,
+			    &ranges, &mem));
+	fclose(f);
+	EXPECT_EQ(inodes, lines[0]);
+	EXPECT_EQ(ranges, lines[1]);
+	EXPECT_GE(100, lines[2]);
+	EXPECT_LT(0, mem);
+	/* Root only. */
+	EXPECT_EQ(0400, 0777 & (stat(path, &st) ? 0 : st.st_mode));
+}
+
+/* Out-of-range sysctl values give EINVAL and keep the old value. */
+TEST(sysctl_bounds)
+{
+	const struct { int s; const char *val; } bad[] = {
+		{ 0, "0" }, { 0, "604801" }, { 0, "-1" }, { 0, "x" },
+		{ 1, "0" }, { 1, "3601" }, { 1, "-5" },
+		{ 2, "-1" },
+	};
+	long long before;
+	char old[32];
+	unsigned int i;
+
+	if (access(sysctls[0], W_OK))
+		SKIP(return, "no hot_track sysctls");
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		before = sysctl_read(sysctls[bad[i].s]);
+		EXPECT_EQ(-EINVAL, sysctl_write(sysctls[bad[i].s], bad[i].val));
+		EXPECT_EQ(before, sysctl_read(sysctls[bad[i].s]));
+	}
+	snprintf(old, sizeof(old), "%lld", sysctl_read(sysctls[0]));
+	EXPECT_EQ(0, sysctl_write(sysctls[0], "604800"));
+	EXPECT_EQ(604800, sysctl_read(sysctls[0]));
+	EXPECT_EQ(0, sysctl_write(sysctls[0], old));
 }
 
 /* Without hot_track the ioctl says the feature is off. */
