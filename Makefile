@@ -24,7 +24,7 @@ KERNEL := build/uml/linux
 FRAGMENTS := config/uml.config config/debug.config config/hot_track.config
 GUEST := scripts/guest-run
 
-.PHONY: deps tree export series kernel kunit boot-test tools selftests check demo drift clean
+.PHONY: deps tree export series kernel kunit boot-test tools selftests check demo drift bisect-check clean
 
 deps:
 	@scripts/deps.sh
@@ -85,5 +85,9 @@ demo: kernel tools
 	$(GUEST) -t 900 -d ext4:2G -d xfs:2G -d btrfs:2G tests/guest/demo.sh \
 		$(DEMO_RUNTIME)
 
+# Every patch of the series builds on its own (long: not part of check).
+bisect-check: $(TREE)/.git deps
+	scripts/bisect-check.sh
+
 clean:
-	rm -rf build/uml build/runs build/series build/tools build/selftests
+	rm -rf build/uml build/uml-bisect build/runs build/series build/tools build/selftests

@@ -585,15 +585,16 @@ static void hot_update_inode(struct hot_info *hi, struct hot_inode_item *he,
 		__hot_inode_free(hi, he);
 }
 
-/**
- * hot_update_all() - one update pass over the items of a superblock
- * @hi: the superblock's tracking state.
- * @now: the time of the pass, ktime_get_ns() (ns).
- * @kick: items with no access for longer than this (ns) are dropped.
- *
- * Context: process context; sleeps between batches of items.
+/*
+ * Call @fn for every inode item of @hi, under rcu_read_lock(), which is
+ * broken every HOT_WALK_BATCH items to let others run.  Items added or
+ * removed meanwhile may be missed, and a resize of the hash table may show
+ * an item twice.  Process context.
  */
-static void hot_update_all(struct hot_info *hi, u64 now, u64 kick)
+static void hot_for_each_inode(struct hot_info *hi,
+			       void (*fn)(struct hot_info *hi,
+					  struct hot_inode_item *he, void *arg),
+			       void *arg)
 {
 	struct rhashtable_iter iter;
 	struct hot_inode_item *he;
@@ -607,9 +608,7 @@ static void hot_update_all(struct hot_info *hi, u64 now, u64 kick)
 				continue;
 			break;
 		}
-		spin_lock(&hi->map_lock);
-		hot_update_inode(hi, he, now, kick);
-		spin_unlock(&hi->map_lock);
+		fn(hi, he, arg);
 		if (++n % HOT_WALK_BATCH == 0) {
 			rhashtable_walk_stop(&iter);
 			cond_resched();
@@ -618,6 +617,36 @@ static void hot_update_all(struct hot_info *hi, u64 now, u64 kick)
 	}
 	rhashtable_walk_stop(&iter);
 	rhashtable_walk_exit(&iter);
+}
+
+struct hot_update_ctl {
+	u64 now;
+	u64 kick;
+};
+
+static void hot_update_one(struct hot_info *hi, struct hot_inode_item *he,
+			   void *arg)
+{
+	struct hot_update_ctl *ctl = arg;
+
+	spin_lock(&hi->map_lock);
+	hot_update_inode(hi, he, ctl->now, ctl->kick);
+	spin_unlock(&hi->map_lock);
+}
+
+/**
+ * hot_update_all() - one update pass over the items of a superblock
+ * @hi: the superblock's tracking state.
+ * @now: the time of the pass, ktime_get_ns() (ns).
+ * @kick: items with no access for longer than this (ns) are dropped.
+ *
+ * Context: process context; sleeps between batches of items.
+ */
+static void hot_update_all(struct hot_info *hi, u64 now, u64 kick)
+{
+	struct hot_update_ctl ctl = { .now = now, .kick = kick };
+
+	hot_for_each_inode(hi, hot_update_one, &ctl);
 }
 
 /**
@@ -683,8 +712,8 @@ static void hot_update_work(struct work_struct *work)
 	while (thresh && atomic_long_read(&hi->mem) > thresh) {
 		/* At least as many items as there are range items' bytes over. */
 		excess = atomic_long_read(&hi->mem) - thresh;
-		if (!hot_evict_coldest(hi, DIV_ROUND_UP(excess,
-					kmem_cache_size(hot_range_cachep))))
+		excess = DIV_ROUND_UP(excess, kmem_cache_size(hot_range_cachep));
+		if (!hot_evict_coldest(hi, excess))
 			break;
 		cond_resched();
 	}
@@ -722,6 +751,35 @@ static unsigned long hot_shrink_scan(struct shrinker *shrink,
 	return freed ?: SHRINK_STOP;
 }
 
+struct hot_walk_ctl {
+	bool ranges;
+	hot_walk_fn fn;
+	void *arg;
+};
+
+static void hot_walk_one(struct hot_info *hi, struct hot_inode_item *he,
+			 void *arg)
+{
+	struct hot_walk_ctl *ctl = arg;
+	struct hot_range_item *hr;
+	struct hot_freq freq;
+	unsigned long index;
+
+	if (!ctl->ranges) {
+		xa_lock(&he->ranges);
+		freq = he->freq;
+		xa_unlock(&he->ranges);
+		ctl->fn(ctl->arg, &he->key, 0, &freq);
+		return;
+	}
+	xa_for_each(&he->ranges, index, hr) {
+		xa_lock(&he->ranges);
+		freq = hr->freq;
+		xa_unlock(&he->ranges);
+		ctl->fn(ctl->arg, &he->key, index, &freq);
+	}
+}
+
 /**
  * hot_track_walk() - visit the items of a superblock
  * @hi: the superblock's tracking state.
@@ -738,42 +796,9 @@ static unsigned long hot_shrink_scan(struct shrinker *shrink,
 void hot_track_walk(struct hot_info *hi, bool ranges, hot_walk_fn fn,
 		    void *arg)
 {
-	struct rhashtable_iter iter;
-	struct hot_inode_item *he;
-	struct hot_range_item *hr;
-	struct hot_freq freq;
-	unsigned long index;
-	unsigned int n = 0;
+	struct hot_walk_ctl ctl = { .ranges = ranges, .fn = fn, .arg = arg };
 
-	rhashtable_walk_enter(&hi->inodes, &iter);
-	rhashtable_walk_start(&iter);
-	while ((he = rhashtable_walk_next(&iter))) {
-		if (IS_ERR(he)) {
-			if (PTR_ERR(he) == -EAGAIN)
-				continue;
-			break;
-		}
-		if (!ranges) {
-			xa_lock(&he->ranges);
-			freq = he->freq;
-			xa_unlock(&he->ranges);
-			fn(arg, &he->key, 0, &freq);
-		} else {
-			xa_for_each(&he->ranges, index, hr) {
-				xa_lock(&he->ranges);
-				freq = hr->freq;
-				xa_unlock(&he->ranges);
-				fn(arg, &he->key, index, &freq);
-			}
-		}
-		if (++n % HOT_WALK_BATCH == 0) {
-			rhashtable_walk_stop(&iter);
-			cond_resched();
-			rhashtable_walk_start(&iter);
-		}
-	}
-	rhashtable_walk_stop(&iter);
-	rhashtable_walk_exit(&iter);
+	hot_for_each_inode(hi, hot_walk_one, &ctl);
 }
 
 /**

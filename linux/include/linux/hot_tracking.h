@@ -163,7 +163,7 @@ struct hot_info {
 	atomic_long_t nr_inodes;
 	atomic_long_t nr_ranges;
 	struct dentry *debugfs_dir;
-	spinlock_t map_lock;
+	spinlock_t map_lock;	/* the heat maps; see above */
 	struct list_head inode_map[HOT_MAP_BUCKETS];
 	struct list_head range_map[HOT_MAP_BUCKETS];
 	struct delayed_work update_work;
