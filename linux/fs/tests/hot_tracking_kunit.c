@@ -515,6 +515,52 @@ static void hot_shrink_test(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, xa_load(&he->ranges, 99));
 }
 
+/* A filesystem's own temperature and aging: writes only, never obsolete. */
+static u32 hot_kunit_temp(const struct hot_freq *freq, u64 now)
+{
+	return freq->nr_writes << HOT_MAP_SHIFT;
+}
+
+static bool hot_kunit_is_obsolete(const struct hot_freq *freq, u64 now,
+				  u64 kick)
+{
+	return false;
+}
+
+static const struct hot_type hot_kunit_own_type = {
+	.inode_root = hot_kunit_inode_root,
+	.temp = hot_kunit_temp,
+	.is_obsolete = hot_kunit_is_obsolete,
+};
+
+static void hot_type_override_test(struct kunit *test)
+{
+	struct hot_kunit_fs *fs = test->priv;
+	struct hot_inode_item *he;
+	struct hot_range_item *hr;
+
+	fs->hi->type = &hot_kunit_own_type;
+	hot_track_io(fs->inode[0], 0, SZ_1M, WRITE);
+	hot_track_io(fs->inode[0], 0, SZ_1M, WRITE);
+	hot_track_io(fs->inode[0], SZ_1M, SZ_1M, READ);
+	he = hot_kunit_item(fs, 0);
+	KUNIT_ASSERT_NOT_NULL(test, he);
+
+	/* An hour later and a kick time of a second: nothing is dropped. */
+	hot_update_all(fs->hi, ktime_get_ns() + 3600 * NSEC_PER_SEC,
+		       NSEC_PER_SEC);
+	KUNIT_EXPECT_PTR_EQ(test, hot_kunit_item(fs, 0), he);
+	hr = xa_load(&he->ranges, 0);
+	KUNIT_ASSERT_NOT_NULL(test, hr);
+	KUNIT_EXPECT_EQ(test, hr->freq.last_temp, 2U << HOT_MAP_SHIFT);
+	KUNIT_EXPECT_TRUE(test, hot_kunit_in_map(fs->hi, hr));
+	hr = xa_load(&he->ranges, 1);
+	KUNIT_ASSERT_NOT_NULL(test, hr);
+	KUNIT_EXPECT_EQ(test, hr->freq.last_temp, 0);
+	KUNIT_EXPECT_EQ(test, he->freq.last_temp, 2U << HOT_MAP_SHIFT);
+	fs->hi->type = &hot_kunit_type;
+}
+
 static struct kunit_case hot_track_test_cases[] = {
 	KUNIT_CASE(hot_range_span_test),
 	KUNIT_CASE(hot_avg_delta_test),
@@ -527,6 +573,7 @@ static struct kunit_case hot_track_test_cases[] = {
 	KUNIT_CASE(hot_temp_bucket_test),
 	KUNIT_CASE(hot_update_test),
 	KUNIT_CASE(hot_shrink_test),
+	KUNIT_CASE(hot_type_override_test),
 	{}
 };
 
