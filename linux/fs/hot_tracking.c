@@ -15,7 +15,12 @@
  *   folio_start_writeback(), which btrfs calls under a spinlock.
  * - An inode item's xa_lock (of its range xarray) protects its frequency
  *   data, that of its ranges, and its dead flag.
- * - Items are freed after an RCU grace period, once they left their index.
+ * - &hot_info.map_lock protects the heat maps and the items' links in them.
+ *   The update worker, the shrinker, the memory cap, the spot lists and the
+ *   freeing of items take it, before an item lock; the I/O path never does.
+ * - Items are freed after an RCU grace period, once they left their index
+ *   and their heat map.  hot_track_disable() first stops everything that
+ *   could still reach them: debugfs, the worker, the shrinker, the hooks.
  */
 
 #include <linux/fs.h>
