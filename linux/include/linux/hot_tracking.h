@@ -65,14 +65,19 @@ struct hot_freq {
  * @hot_inode: the inode item the range belongs to.
  * @track_list: link in a &hot_info.range_map bucket, under
  *	&hot_info.map_lock; empty until the first update pass.
- * @rcu: frees the item after an RCU grace period.
+ * @rcu: frees the item after an RCU grace period.  Shares space with
+ *	@track_list: an item leaves its heat map, under &hot_info.map_lock,
+ *	before it is queued for freeing, and only holders of that lock walk
+ *	the maps.
  */
 struct hot_range_item {
 	struct hot_freq freq;
 	unsigned long index;
 	struct hot_inode_item *hot_inode;
-	struct list_head track_list;
-	struct rcu_head rcu;
+	union {
+		struct list_head track_list;
+		struct rcu_head rcu;
+	};
 };
 
 /**
@@ -103,7 +108,8 @@ struct hot_inode_key {
  * @dead: set once the item left &hot_info.inodes; no range is added after.
  * @track_list: link in a &hot_info.inode_map bucket, under
  *	&hot_info.map_lock; empty until the first update pass.
- * @rcu: frees the item after an RCU grace period.
+ * @rcu: frees the item after an RCU grace period; shares space with
+ *	@track_list, as in &struct hot_range_item.
  */
 struct hot_inode_item {
 	struct hot_freq freq;
@@ -113,8 +119,10 @@ struct hot_inode_item {
 	u32 wb_pass;
 	u32 wb_counted;
 	bool dead;
-	struct list_head track_list;
-	struct rcu_head rcu;
+	union {
+		struct list_head track_list;
+		struct rcu_head rcu;
+	};
 };
 
 /**
