@@ -23,7 +23,8 @@ for c in $(git -C "$tree" rev-list --reverse hot-track-base..HEAD); do
 		KCONFIG_ALLCONFIG="$out/fragments.config" allnoconfig >/dev/null
 	# The patch's own C files, again at W=1 (not tools/, not included tests).
 	objs=$(git -C "$wt" diff --name-only --diff-filter=AM "$c^" "$c" -- '*.c' |
-	       grep -v -e '^tools/' -e '/tests/' | sed 's/\.c$/.o/' | tr '\n' ' ')
+	       { grep -v -e '^tools/' -e '/tests/' || true; } |
+	       sed 's/\.c$/.o/' | tr '\n' ' ')
 	if ! log=$(make -s -C "$wt" O="$out" ARCH=um SUBARCH=x86_64 \
 			CC="ccache gcc" -j"$(nproc)" linux 2>&1); then
 		echo "$log" | tail -20
