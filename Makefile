@@ -24,7 +24,7 @@ KERNEL := build/uml/linux
 FRAGMENTS := config/uml.config config/debug.config config/hot_track.config
 GUEST := scripts/guest-run
 
-.PHONY: deps tree export series kernel kunit boot-test tools selftests check demo drift bisect-check clean
+.PHONY: deps tree export series kernel kunit boot-test tools selftests check demo drift bisect-check bench clean
 
 deps:
 	@scripts/deps.sh
@@ -85,9 +85,16 @@ demo: kernel tools
 	$(GUEST) -t 900 -d ext4:2G -d xfs:2G -d btrfs:2G tests/guest/demo.sh \
 		$(DEMO_RUNTIME)
 
+# The overhead benchmark (BENCH=quick or full; not part of check).
+BENCH ?= quick
+bench: $(TREE)/.git deps
+	@dpkg-query -W python3-scipy python3-matplotlib >/dev/null 2>&1 || \
+		apt-get install -y -qq python3-scipy python3-matplotlib >/dev/null
+	scripts/bench.sh $(BENCH)
+
 # Every patch of the series builds on its own (long: not part of check).
 bisect-check: $(TREE)/.git deps
 	scripts/bisect-check.sh
 
 clean:
-	rm -rf build/uml build/uml-bisect build/runs build/series build/tools build/selftests
+	rm -rf build/uml build/uml-bisect build/uml-base build/uml-bench build/bench build/runs build/series build/tools build/selftests
