@@ -596,10 +596,10 @@ static void hot_update_inode(struct hot_info *hi, struct hot_inode_item *he,
  * removed meanwhile may be missed, and a resize of the hash table may show
  * an item twice.  Process context.
  */
-static void hot_for_each_inode(struct hot_info *hi,
-			       void (*fn)(struct hot_info *hi,
-					  struct hot_inode_item *he, void *arg),
-			       void *arg)
+typedef void (*hot_inode_fn)(struct hot_info *hi, struct hot_inode_item *he,
+			     void *arg);
+
+static void hot_walk_inodes(struct hot_info *hi, hot_inode_fn fn, void *arg)
 {
 	struct rhashtable_iter iter;
 	struct hot_inode_item *he;
@@ -651,7 +651,7 @@ static void hot_update_all(struct hot_info *hi, u64 now, u64 kick)
 {
 	struct hot_update_ctl ctl = { .now = now, .kick = kick };
 
-	hot_for_each_inode(hi, hot_update_one, &ctl);
+	hot_walk_inodes(hi, hot_update_one, &ctl);
 }
 
 /**
@@ -803,7 +803,7 @@ void hot_track_walk(struct hot_info *hi, bool ranges, hot_walk_fn fn,
 {
 	struct hot_walk_ctl ctl = { .ranges = ranges, .fn = fn, .arg = arg };
 
-	hot_for_each_inode(hi, hot_walk_one, &ctl);
+	hot_walk_inodes(hi, hot_walk_one, &ctl);
 }
 
 /**
