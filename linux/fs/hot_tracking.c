@@ -485,16 +485,27 @@ void hot_track_spot(struct hot_info *hi, bool ranges, unsigned int max,
 	spin_unlock(&hi->map_lock);
 }
 
+static u32 hot_item_temp(struct hot_info *hi, const struct hot_freq *freq,
+			 u64 now)
+{
+	if (hi->type && hi->type->temp)
+		return hi->type->temp(freq, now);
+	return hot_temp(freq, now);
+}
+
 /**
  * hot_track_get_freq() - copy the frequency data of a file
  * @inode: the file.
  * @freq: where to copy it.
+ * @live_temp: if not NULL, where to put the temperature as of now, computed
+ *	as the update worker does (the filesystem's own function, if any).
  *
  * Context: any context that may take a spinlock.
  * Return: 0 on success; -EOPNOTSUPP if @inode's superblock does not track
  * hot data; -ENODATA if there is no data for @inode.
  */
-int hot_track_get_freq(struct inode *inode, struct hot_freq *freq)
+int hot_track_get_freq(struct inode *inode, struct hot_freq *freq,
+		       u32 *live_temp)
 {
 	struct hot_inode_item *he;
 	struct hot_info *hi;
@@ -515,6 +526,8 @@ int hot_track_get_freq(struct inode *inode, struct hot_freq *freq)
 		ret = 0;
 	}
 	xa_unlock(&he->ranges);
+	if (!ret && live_temp)
+		*live_temp = hot_item_temp(hi, freq, ktime_get_ns());
 out:
 	rcu_read_unlock();
 	return ret;
@@ -524,14 +537,6 @@ EXPORT_SYMBOL_GPL(hot_track_get_freq);
 unsigned int sysctl_hot_kick_time __read_mostly = HOT_KICK_TIME_DEFAULT;
 unsigned int sysctl_hot_update_delay __read_mostly = HOT_UPDATE_DELAY_DEFAULT;
 unsigned long sysctl_hot_mem_high_thresh __read_mostly;
-
-static u32 hot_item_temp(struct hot_info *hi, const struct hot_freq *freq,
-			 u64 now)
-{
-	if (hi->type && hi->type->temp)
-		return hi->type->temp(freq, now);
-	return hot_temp(freq, now);
-}
 
 /* Whether an item saw no access for @kick ns, or as the filesystem says. */
 static bool hot_item_obsolete(struct hot_info *hi, const struct hot_freq *freq,

@@ -5,7 +5,6 @@
 
 #include <linux/fs.h>
 #include <linux/hot_tracking.h>
-#include <linux/ktime.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
@@ -37,7 +36,7 @@ long hot_track_ioctl_get_heat_info(struct file *file,
 		return -EOPNOTSUPP;
 	if (!S_ISREG(inode->i_mode))
 		return -ENOTTY;
-	ret = hot_track_get_freq(inode, &freq);
+	ret = hot_track_get_freq(inode, &freq, info.live ? &info.temp : NULL);
 	if (ret)
 		return ret;
 
@@ -47,7 +46,8 @@ long hot_track_ioctl_get_heat_info(struct file *file,
 	info.last_write_time = freq.last_write_time;
 	info.num_reads = freq.nr_reads;
 	info.num_writes = freq.nr_writes;
-	info.temp = info.live ? hot_temp(&freq, ktime_get_ns()) : freq.last_temp;
+	if (!info.live)
+		info.temp = freq.last_temp;
 	if (copy_to_user(uinfo, &info, sizeof(info)))
 		return -EFAULT;
 	return 0;

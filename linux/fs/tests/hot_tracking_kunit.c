@@ -538,6 +538,8 @@ static void hot_type_override_test(struct kunit *test)
 	struct hot_kunit_fs *fs = test->priv;
 	struct hot_inode_item *he;
 	struct hot_range_item *hr;
+	struct hot_freq freq;
+	u32 temp = 0;
 
 	fs->hi->type = &hot_kunit_own_type;
 	hot_track_io(fs->inode[0], 0, SZ_1M, WRITE);
@@ -558,6 +560,11 @@ static void hot_type_override_test(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, hr);
 	KUNIT_EXPECT_EQ(test, hr->freq.last_temp, 0);
 	KUNIT_EXPECT_EQ(test, he->freq.last_temp, 2U << HOT_MAP_SHIFT);
+
+	/* The ioctl's live temperature uses the same function. */
+	KUNIT_EXPECT_EQ(test, hot_track_get_freq(fs->inode[0], &freq, &temp), 0);
+	KUNIT_EXPECT_EQ(test, temp, 2U << HOT_MAP_SHIFT);
+	KUNIT_EXPECT_EQ(test, freq.nr_writes, 2);
 	fs->hi->type = &hot_kunit_type;
 }
 

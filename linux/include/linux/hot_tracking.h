@@ -198,7 +198,8 @@ void hot_track_disable(struct super_block *sb);
 int hot_track_mount_opt(struct fs_context *fc, struct super_block *sb,
 			int on);
 u32 hot_temp(const struct hot_freq *freq, u64 now);
-int hot_track_get_freq(struct inode *inode, struct hot_freq *freq);
+int hot_track_get_freq(struct inode *inode, struct hot_freq *freq,
+		       u32 *live_temp);
 long hot_track_ioctl_get_heat_info(struct file *file,
 				   struct hot_heat_info __user *uinfo);
 void __hot_track_io(struct inode *inode, loff_t pos, u64 len, int rw);
