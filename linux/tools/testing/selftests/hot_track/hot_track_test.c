@@ -422,6 +422,20 @@ static int wait_for_pass(int fd)
 	return -1;
 }
 
+/* Wait for an update pass after now: the file's temperature leaves @old. */
+static int wait_for_new_temp(int fd, unsigned int old)
+{
+	struct hot_heat_info info;
+	int i;
+
+	for (i = 0; i < 60; i++) {
+		if (heat(fd, &info, 0) == 0 && info.temp != old)
+			return 0;
+		usleep(100000);
+	}
+	return -1;
+}
+
 /* O_DIRECT reads of 4 KiB at @off, @n times. */
 static int direct_reads(const char *path, char *buf, off_t off, int n)
 {
@@ -461,12 +475,18 @@ TEST_F(hot, spot_order_by_heat)
 	ASSERT_LE(0, cfd);
 	ASSERT_EQ(0, make_file(self->fd, self->buf, MiB));
 	ASSERT_EQ(0, make_file(cfd, self->buf, MiB));
+	/* Temperatures before the reads, from whatever pass came first. */
+	ASSERT_EQ(0, heat(self->fd, &info, 0));
+	t_hot = info.temp;
+	ASSERT_EQ(0, heat(cfd, &info, 0));
+	t_cold = info.temp;
 	ASSERT_EQ(0, direct_reads(self->path, self->buf, 0, 40));
 	ASSERT_EQ(0, direct_reads(cold, self->buf, 0, 4));
 	ASSERT_EQ(0, fstat(self->fd, &st_hot));
 	ASSERT_EQ(0, fstat(cfd, &st_cold));
-	ASSERT_EQ(0, wait_for_pass(self->fd));
-	ASSERT_EQ(0, wait_for_pass(cfd));
+	/* A pass that saw the reads. */
+	ASSERT_EQ(0, wait_for_new_temp(self->fd, t_hot));
+	ASSERT_EQ(0, wait_for_new_temp(cfd, t_cold));
 
 	pos_hot = debugfs_find("inode_spot", st_hot.st_ino, -1, &r_hot, &w,
 			       &t_hot);
