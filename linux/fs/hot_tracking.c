@@ -27,6 +27,7 @@
 #include <linux/hot_tracking.h>
 #include <linux/init.h>
 #include <linux/ktime.h>
+#include <linux/list_sort.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/pagemap.h>
@@ -62,6 +63,9 @@ enum hot_io {
 };
 
 DEFINE_STATIC_KEY_FALSE(hot_track_key);
+
+/* Range items are the bulk of the memory: keep them to a cache line. */
+static_assert(!IS_ENABLED(CONFIG_64BIT) || sizeof(struct hot_range_item) == 64);
 
 static struct kmem_cache *hot_inode_cachep __ro_after_init;
 static struct kmem_cache *hot_range_cachep __ro_after_init;
@@ -115,11 +119,17 @@ static u64 hot_avg_delta(u64 avg, u64 delta)
 	return avg - (avg >> HOT_AVG_SHIFT) + (delta >> HOT_AVG_SHIFT);
 }
 
+/* An average gap in ns as kept in &struct hot_freq: rounded down, saturated. */
+static u32 hot_gap_units(u64 ns)
+{
+	return min_t(u64, ns >> HOT_GAP_UNIT_SHIFT, U32_MAX);
+}
+
 /* Count one access at @now (ns).  Caller holds the item lock. */
 static void hot_freq_update(struct hot_freq *freq, u64 now, bool write)
 {
 	u64 *last = write ? &freq->last_write_time : &freq->last_read_time;
-	u64 *avg = write ? &freq->avg_delta_writes : &freq->avg_delta_reads;
+	u32 *avg = write ? &freq->avg_delta_writes : &freq->avg_delta_reads;
 	u32 *nr = write ? &freq->nr_writes : &freq->nr_reads;
 
 	/*
@@ -128,9 +138,10 @@ static void hot_freq_update(struct hot_freq *freq, u64 now, bool write)
 	 * were read before the lock: a later access may come first.
 	 */
 	if (!*nr)
-		*avg = HOT_FIRST_GAP;
+		*avg = hot_gap_units(HOT_FIRST_GAP);
 	else
-		*avg = hot_avg_delta(*avg, now > *last ? now - *last : 0);
+		*avg = hot_gap_units(hot_avg_delta(hot_gap_ns(*avg),
+						   now > *last ? now - *last : 0));
 	if (*nr < U32_MAX)
 		(*nr)++;
 	*last = max(*last, now);
@@ -189,11 +200,11 @@ u32 hot_temp(const struct hot_freq *freq, u64 now)
 
 	if (freq->nr_reads)
 		rate += div64_u64(BIT_ULL(HOT_RATE_SHIFT),
-				  hot_gap(freq->avg_delta_reads,
+				  hot_gap(hot_gap_ns(freq->avg_delta_reads),
 					  freq->last_read_time, now));
 	if (freq->nr_writes)
 		rate += div64_u64(BIT_ULL(HOT_RATE_SHIFT),
-				  hot_gap(freq->avg_delta_writes,
+				  hot_gap(hot_gap_ns(freq->avg_delta_writes),
 					  freq->last_write_time, now));
 	return hot_log2(rate);
 }
@@ -288,7 +299,6 @@ static struct hot_inode_item *hot_inode_get(struct hot_info *hi,
 	xa_init(&he->ranges);
 	INIT_LIST_HEAD(&he->track_list);
 	hot_inode_key(hi, inode, &he->key);
-	he->wb_pass = 1;
 	old = rhashtable_lookup_get_insert_fast(&hi->inodes, &he->node,
 						hot_inode_params);
 	if (old) {
@@ -324,6 +334,15 @@ static struct hot_range_item *hot_range_get(struct hot_info *hi,
 	return hr;
 }
 
+/*
+ * Whether a writeback pass that began at @start counted a write of @freq
+ * already.  A pass is taken to have begun before any write outside a pass.
+ */
+static bool hot_wb_counted(const struct hot_freq *freq, u64 start)
+{
+	return freq->nr_writes && freq->last_write_time >= start;
+}
+
 static void hot_track_record(struct inode *inode, loff_t pos, u64 len,
 			     enum hot_io io)
 {
@@ -349,19 +368,15 @@ static void hot_track_record(struct inode *inode, loff_t pos, u64 len,
 	xa_lock(&he->ranges);
 	if (he->dead)
 		goto unlock;
-	if (io != HOT_WRITEBACK || he->wb_counted != he->wb_pass) {
+	if (io != HOT_WRITEBACK || !hot_wb_counted(&he->freq, he->wb_start))
 		hot_freq_update(&he->freq, now, write);
-		he->wb_counted = he->wb_pass;
-	}
+	last = min(last, HOT_RANGE_INDEX_MAX);
 	for (index = first; index <= last; index++) {
 		hr = hot_range_get(hi, he, index);
 		if (!hr)
 			break;
-		if (io == HOT_WRITEBACK) {
-			if (hr->freq.wb_pass == he->wb_pass)
-				continue;
-			hr->freq.wb_pass = he->wb_pass;
-		}
+		if (io == HOT_WRITEBACK && hot_wb_counted(&hr->freq, he->wb_start))
+			continue;
 		hot_freq_update(&hr->freq, now, write);
 	}
 unlock:
@@ -405,6 +420,7 @@ void __hot_track_writeback_folio(struct inode *inode, struct folio *folio)
  */
 void __hot_track_writeback_begin(struct inode *inode)
 {
+	u64 now = ktime_get_ns();
 	struct hot_inode_item *he;
 	struct hot_info *hi;
 
@@ -413,7 +429,7 @@ void __hot_track_writeback_begin(struct inode *inode)
 	he = hi ? hot_inode_lookup(hi, inode) : NULL;
 	if (he) {
 		xa_lock(&he->ranges);
-		he->wb_pass++;
+		he->wb_start = max(he->wb_start, now);
 		xa_unlock(&he->ranges);
 	}
 	rcu_read_unlock();
@@ -447,7 +463,9 @@ void __hot_track_evict_inode(struct inode *inode)
  * @fn: as for hot_track_walk(); called under &hot_info.map_lock.
  * @arg: passed to @fn.
  *
- * Visits items hottest first by the heat maps of the last update pass.
+ * Visits items hottest first by the heat maps of the last update pass: by
+ * bucket, and by temperature within the buckets that hold the hottest
+ * %HOT_SPOT_SORTED items, unless one of them is very large.
  *
  * Context: any context that may take a spinlock.
  */
@@ -467,7 +485,7 @@ void hot_track_spot(struct hot_info *hi, bool ranges, unsigned int max,
 				xa_lock(&he->ranges);
 				freq = hr->freq;
 				xa_unlock(&he->ranges);
-				fn(arg, &he->key, hr->index, &freq);
+				fn(arg, &he->key, hr->index, &freq, hr->temp);
 				if (!--max)
 					break;
 			}
@@ -477,7 +495,7 @@ void hot_track_spot(struct hot_info *hi, bool ranges, unsigned int max,
 			xa_lock(&he->ranges);
 			freq = he->freq;
 			xa_unlock(&he->ranges);
-			fn(arg, &he->key, 0, &freq);
+			fn(arg, &he->key, 0, &freq, he->temp);
 			if (!--max)
 				break;
 		}
@@ -497,15 +515,17 @@ static u32 hot_item_temp(struct hot_info *hi, const struct hot_freq *freq,
  * hot_track_get_freq() - copy the frequency data of a file
  * @inode: the file.
  * @freq: where to copy it.
- * @live_temp: if not NULL, where to put the temperature as of now, computed
- *	as the update worker does (the filesystem's own function, if any).
+ * @live: compute the temperature as of now, as the update worker does (the
+ *	filesystem's own function, if any), instead of taking the one of the
+ *	last update pass.
+ * @temp: where to put the temperature.
  *
  * Context: any context that may take a spinlock.
  * Return: 0 on success; -EOPNOTSUPP if @inode's superblock does not track
  * hot data; -ENODATA if there is no data for @inode.
  */
-int hot_track_get_freq(struct inode *inode, struct hot_freq *freq,
-		       u32 *live_temp)
+int hot_track_get_freq(struct inode *inode, struct hot_freq *freq, bool live,
+		       u32 *temp)
 {
 	struct hot_inode_item *he;
 	struct hot_info *hi;
@@ -526,8 +546,9 @@ int hot_track_get_freq(struct inode *inode, struct hot_freq *freq,
 		ret = 0;
 	}
 	xa_unlock(&he->ranges);
-	if (!ret && live_temp)
-		*live_temp = hot_item_temp(hi, freq, ktime_get_ns());
+	if (!ret)
+		*temp = live ? hot_item_temp(hi, freq, ktime_get_ns()) :
+			       READ_ONCE(he->temp);
 out:
 	rcu_read_unlock();
 	return ret;
@@ -578,12 +599,12 @@ static void hot_update_inode(struct hot_info *hi, struct hot_inode_item *he,
 			continue;
 		}
 		temp = hot_item_temp(hi, &hr->freq, now);
-		hr->freq.last_temp = temp;
+		hr->temp = temp;
 		list_move_tail(&hr->track_list,
 			       &hi->range_map[hot_temp_bucket(temp)]);
 	}
 	temp = hot_item_temp(hi, &he->freq, now);
-	he->freq.last_temp = temp;
+	WRITE_ONCE(he->temp, temp);
 	list_move_tail(&he->track_list, &hi->inode_map[hot_temp_bucket(temp)]);
 	drop = xa_empty(&he->ranges) &&
 	       hot_item_obsolete(hi, &he->freq, now, kick);
@@ -644,6 +665,53 @@ static void hot_update_one(struct hot_info *hi, struct hot_inode_item *he,
 	spin_unlock(&hi->map_lock);
 }
 
+/* Hottest first; list_sort() is stable, so equal items keep their order. */
+static int hot_range_cmp(void *priv, const struct list_head *a,
+			 const struct list_head *b)
+{
+	u32 ta = list_entry(a, struct hot_range_item, track_list)->temp;
+	u32 tb = list_entry(b, struct hot_range_item, track_list)->temp;
+
+	return ta < tb;
+}
+
+static int hot_inode_cmp(void *priv, const struct list_head *a,
+			 const struct list_head *b)
+{
+	u32 ta = list_entry(a, struct hot_inode_item, track_list)->temp;
+	u32 tb = list_entry(b, struct hot_inode_item, track_list)->temp;
+
+	return ta < tb;
+}
+
+/*
+ * Sort the hottest buckets of a heat map by temperature, bucket by bucket
+ * from the hottest, until HOT_SPOT_SORTED items are in order or a bucket
+ * holds more than HOT_SORT_BUCKET_MAX items, which is left as it is.
+ */
+#define HOT_SORT_BUCKET_MAX	4096
+
+static void hot_sort_map(struct hot_info *hi, struct list_head *map,
+			 list_cmp_func_t cmp)
+{
+	unsigned int sorted = 0, n;
+	struct list_head *pos;
+	int b;
+
+	spin_lock(&hi->map_lock);
+	for (b = HOT_MAP_BUCKETS - 1; b >= 0 && sorted < HOT_SPOT_SORTED; b--) {
+		n = 0;
+		list_for_each(pos, &map[b])
+			if (++n > HOT_SORT_BUCKET_MAX)
+				break;
+		if (n > HOT_SORT_BUCKET_MAX)
+			break;
+		list_sort(NULL, &map[b], cmp);
+		sorted += n;
+	}
+	spin_unlock(&hi->map_lock);
+}
+
 /**
  * hot_update_all() - one update pass over the items of a superblock
  * @hi: the superblock's tracking state.
@@ -657,6 +725,8 @@ static void hot_update_all(struct hot_info *hi, u64 now, u64 kick)
 	struct hot_update_ctl ctl = { .now = now, .kick = kick };
 
 	hot_walk_inodes(hi, hot_update_one, &ctl);
+	hot_sort_map(hi, hi->range_map, hot_range_cmp);
+	hot_sort_map(hi, hi->inode_map, hot_inode_cmp);
 }
 
 /**
@@ -762,6 +832,7 @@ static unsigned long hot_shrink_scan(struct shrinker *shrink,
 }
 
 struct hot_walk_ctl {
+	u64 now;
 	bool ranges;
 	hot_walk_fn fn;
 	void *arg;
@@ -779,14 +850,16 @@ static void hot_walk_one(struct hot_info *hi, struct hot_inode_item *he,
 		xa_lock(&he->ranges);
 		freq = he->freq;
 		xa_unlock(&he->ranges);
-		ctl->fn(ctl->arg, &he->key, 0, &freq);
+		ctl->fn(ctl->arg, &he->key, 0, &freq,
+			hot_item_temp(hi, &freq, ctl->now));
 		return;
 	}
 	xa_for_each(&he->ranges, index, hr) {
 		xa_lock(&he->ranges);
 		freq = hr->freq;
 		xa_unlock(&he->ranges);
-		ctl->fn(ctl->arg, &he->key, index, &freq);
+		ctl->fn(ctl->arg, &he->key, index, &freq,
+			hot_item_temp(hi, &freq, ctl->now));
 	}
 }
 
@@ -794,8 +867,9 @@ static void hot_walk_one(struct hot_info *hi, struct hot_inode_item *he,
  * hot_track_walk() - visit the items of a superblock
  * @hi: the superblock's tracking state.
  * @ranges: visit the range items if true, the inode items if false.
- * @fn: called with the file's key, the range number (0 for an inode item)
- *	and a copy of the item's frequency data, under RCU: must not sleep.
+ * @fn: called with the file's key, the range number (0 for an inode item),
+ *	a copy of the item's frequency data and its temperature as of now,
+ *	under RCU: must not sleep.
  * @arg: passed to @fn.
  *
  * Items added or removed during the walk may be missed, and a resize of
@@ -806,7 +880,9 @@ static void hot_walk_one(struct hot_info *hi, struct hot_inode_item *he,
 void hot_track_walk(struct hot_info *hi, bool ranges, hot_walk_fn fn,
 		    void *arg)
 {
-	struct hot_walk_ctl ctl = { .ranges = ranges, .fn = fn, .arg = arg };
+	struct hot_walk_ctl ctl = {
+		.now = ktime_get_ns(), .ranges = ranges, .fn = fn, .arg = arg,
+	};
 
 	hot_walk_inodes(hi, hot_walk_one, &ctl);
 }
@@ -952,4 +1028,5 @@ fs_initcall(hot_track_init);
 
 #ifdef CONFIG_HOT_TRACKING_KUNIT_TEST
 #include "tests/hot_tracking_kunit.c"
+#include "tests/hot_tracking_benchmark.c"
 #endif

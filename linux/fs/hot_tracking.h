@@ -15,8 +15,15 @@ extern unsigned int sysctl_hot_kick_time;
 extern unsigned int sysctl_hot_update_delay;
 extern unsigned long sysctl_hot_mem_high_thresh;
 
+/*
+ * Each update pass puts at least this many of the hottest items of each
+ * heat map in order of temperature (see hot_track_spot()).
+ */
+#define HOT_SPOT_SORTED			128
+
 typedef void (*hot_walk_fn)(void *arg, const struct hot_inode_key *key,
-			    unsigned long index, const struct hot_freq *freq);
+			    unsigned long index, const struct hot_freq *freq,
+			    u32 temp);
 
 void hot_track_walk(struct hot_info *hi, bool ranges, hot_walk_fn fn,
 		    void *arg);

@@ -20,75 +20,57 @@
 
 #include "hot_tracking.h"
 
-/* Lines in a spot list at most. */
+/* Lines in a spot list at most; no more than the worker sorts. */
 #define HOT_SPOT_MAX	100
+static_assert(HOT_SPOT_MAX <= HOT_SPOT_SORTED);
 
 static struct dentry *hot_debugfs_root;
 
-/* @now is 0 to print the temperature of the last update pass. */
-struct hot_stat_ctx {
-	struct seq_file *m;
-	u64 now;
-};
-
-static u32 hot_stat_temp(struct hot_stat_ctx *ctx, const struct hot_freq *freq)
-{
-	return ctx->now ? hot_temp(freq, ctx->now) : freq->last_temp;
-}
-
 static void hot_inode_stat_one(void *arg, const struct hot_inode_key *key,
-			       unsigned long index, const struct hot_freq *freq)
+			       unsigned long index, const struct hot_freq *freq,
+			       u32 temp)
 {
-	struct hot_stat_ctx *ctx = arg;
+	struct seq_file *m = arg;
 
-	seq_printf(ctx->m, "%llu %llu %u %u %u\n", key->ino, key->root,
-		   freq->nr_reads, freq->nr_writes, hot_stat_temp(ctx, freq));
+	seq_printf(m, "%llu %llu %u %u %u\n", key->ino, key->root,
+		   freq->nr_reads, freq->nr_writes, temp);
 }
 
 static void hot_range_stat_one(void *arg, const struct hot_inode_key *key,
-			       unsigned long index, const struct hot_freq *freq)
+			       unsigned long index, const struct hot_freq *freq,
+			       u32 temp)
 {
-	struct hot_stat_ctx *ctx = arg;
+	struct seq_file *m = arg;
 
-	seq_printf(ctx->m, "%llu %llu %llu %llu %u %u %u\n", key->ino,
-		   key->root, (u64)index << HOT_RANGE_SHIFT, HOT_RANGE_SIZE,
-		   freq->nr_reads, freq->nr_writes, hot_stat_temp(ctx, freq));
+	seq_printf(m, "%llu %llu %llu %llu %u %u %u\n", key->ino, key->root,
+		   (u64)index << HOT_RANGE_SHIFT, HOT_RANGE_SIZE,
+		   freq->nr_reads, freq->nr_writes, temp);
 }
 
 static int hot_inode_stat_show(struct seq_file *m, void *v)
 {
-	struct hot_stat_ctx ctx = { .m = m, .now = ktime_get_ns() };
-
-	hot_track_walk(m->private, false, hot_inode_stat_one, &ctx);
+	hot_track_walk(m->private, false, hot_inode_stat_one, m);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(hot_inode_stat);
 
 static int hot_range_stat_show(struct seq_file *m, void *v)
 {
-	struct hot_stat_ctx ctx = { .m = m, .now = ktime_get_ns() };
-
-	hot_track_walk(m->private, true, hot_range_stat_one, &ctx);
+	hot_track_walk(m->private, true, hot_range_stat_one, m);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(hot_range_stat);
 
 static int hot_inode_spot_show(struct seq_file *m, void *v)
 {
-	struct hot_stat_ctx ctx = { .m = m };
-
-	hot_track_spot(m->private, false, HOT_SPOT_MAX, hot_inode_stat_one,
-		       &ctx);
+	hot_track_spot(m->private, false, HOT_SPOT_MAX, hot_inode_stat_one, m);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(hot_inode_spot);
 
 static int hot_range_spot_show(struct seq_file *m, void *v)
 {
-	struct hot_stat_ctx ctx = { .m = m };
-
-	hot_track_spot(m->private, true, HOT_SPOT_MAX, hot_range_stat_one,
-		       &ctx);
+	hot_track_spot(m->private, true, HOT_SPOT_MAX, hot_range_stat_one, m);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(hot_range_spot);

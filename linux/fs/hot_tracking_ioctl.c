@@ -36,18 +36,16 @@ long hot_track_ioctl_get_heat_info(struct file *file,
 		return -EOPNOTSUPP;
 	if (!S_ISREG(inode->i_mode))
 		return -ENOTTY;
-	ret = hot_track_get_freq(inode, &freq, info.live ? &info.temp : NULL);
+	ret = hot_track_get_freq(inode, &freq, info.live, &info.temp);
 	if (ret)
 		return ret;
 
-	info.avg_delta_reads = freq.avg_delta_reads;
-	info.avg_delta_writes = freq.avg_delta_writes;
+	info.avg_delta_reads = hot_gap_ns(freq.avg_delta_reads);
+	info.avg_delta_writes = hot_gap_ns(freq.avg_delta_writes);
 	info.last_read_time = freq.last_read_time;
 	info.last_write_time = freq.last_write_time;
 	info.num_reads = freq.nr_reads;
 	info.num_writes = freq.nr_writes;
-	if (!info.live)
-		info.temp = freq.last_temp;
 	if (copy_to_user(uinfo, &info, sizeof(info)))
 		return -EFAULT;
 	return 0;

@@ -77,19 +77,22 @@ static void hot_freq_update_test(struct kunit *test)
 	hot_freq_update(&freq, 1000, false);
 	KUNIT_EXPECT_EQ(test, freq.nr_reads, 1);
 	KUNIT_EXPECT_EQ(test, freq.last_read_time, 1000);
-	KUNIT_EXPECT_EQ(test, freq.avg_delta_reads, HOT_FIRST_GAP);
+	KUNIT_EXPECT_EQ(test, freq.avg_delta_reads, hot_gap_units(HOT_FIRST_GAP));
 	KUNIT_EXPECT_EQ(test, freq.nr_writes, 0);
 	KUNIT_EXPECT_EQ(test, freq.avg_delta_writes, 0);
 
 	hot_freq_update(&freq, 3000, false);
 	KUNIT_EXPECT_EQ(test, freq.nr_reads, 2);
-	avg = hot_avg_delta(HOT_FIRST_GAP, 2000);
-	KUNIT_EXPECT_EQ(test, freq.avg_delta_reads, avg);
+	avg = hot_avg_delta(hot_gap_ns(hot_gap_units(HOT_FIRST_GAP)), 2000);
+	KUNIT_EXPECT_EQ(test, hot_gap_ns(freq.avg_delta_reads),
+			round_down(avg, 1 << HOT_GAP_UNIT_SHIFT));
 
 	/* A clock read earlier than the last access: gap 0, time kept. */
 	hot_freq_update(&freq, 2000, false);
 	KUNIT_EXPECT_EQ(test, freq.last_read_time, 3000);
-	KUNIT_EXPECT_EQ(test, freq.avg_delta_reads, hot_avg_delta(avg, 0));
+	avg = hot_avg_delta(round_down(avg, 1 << HOT_GAP_UNIT_SHIFT), 0);
+	KUNIT_EXPECT_EQ(test, hot_gap_ns(freq.avg_delta_reads),
+			round_down(avg, 1 << HOT_GAP_UNIT_SHIFT));
 
 	hot_freq_update(&freq, 5000, true);
 	KUNIT_EXPECT_EQ(test, freq.nr_writes, 1);
@@ -177,9 +180,11 @@ static void hot_temp_test(struct kunit *test)
 	/* Extremes: a clock behind the last access, the longest gaps. */
 	KUNIT_EXPECT_GT(test, hot_temp(&hot, t0), 0);
 	f.last_read_time = 0;
-	f.avg_delta_reads = U64_MAX;
-	KUNIT_EXPECT_EQ(test, hot_temp(&f, U64_MAX), 0);
+	f.avg_delta_reads = U32_MAX;
+	KUNIT_EXPECT_LT(test, hot_temp(&f, U64_MAX), 2U << HOT_TEMP_FRAC_BITS);
+	KUNIT_EXPECT_LE(test, hot_temp(&f, U64_MAX), hot_temp(&f, U64_MAX / 2));
 }
+
 /* Inode numbers unique per "root", taken from i_generation in these tests. */
 static u64 hot_kunit_inode_root(const struct inode *inode)
 {
@@ -285,6 +290,18 @@ static void hot_track_io_test(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, hot_kunit_item(fs, 1));
 	KUNIT_EXPECT_EQ(test, he->freq.nr_reads, 1);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_inodes), 1);
+
+	/* Ranges from 4 PiB into a file on are not tracked; the inode is. */
+	if (!IS_ENABLED(CONFIG_64BIT))
+		return;
+	hot_track_io(fs->inode[0], (loff_t)HOT_RANGE_INDEX_MAX << HOT_RANGE_SHIFT,
+		     2 * SZ_1M, READ);
+	KUNIT_EXPECT_EQ(test, he->freq.nr_reads, 2);
+	hr = xa_load(&he->ranges, HOT_RANGE_INDEX_MAX);
+	KUNIT_ASSERT_NOT_NULL(test, hr);
+	KUNIT_EXPECT_EQ(test, hr->index, HOT_RANGE_INDEX_MAX);
+	KUNIT_EXPECT_NULL(test, xa_load(&he->ranges, HOT_RANGE_INDEX_MAX + 1UL));
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_ranges), 5);
 }
 
 static void hot_track_writeback_test(struct kunit *test)
@@ -394,7 +411,7 @@ static void hot_kunit_set_range(struct hot_inode_item *he, unsigned long index,
 
 	xa_lock(&he->ranges);
 	hr->freq.nr_reads = 10;
-	hr->freq.avg_delta_reads = gap;
+	hr->freq.avg_delta_reads = hot_gap_units(gap);
 	hr->freq.last_read_time = now;
 	hr->freq.nr_writes = 0;
 	hr->freq.last_write_time = 0;
@@ -407,7 +424,7 @@ static bool hot_kunit_in_map(struct hot_info *hi, struct hot_range_item *hr)
 	bool found = false;
 
 	spin_lock(&hi->map_lock);
-	list_for_each_entry(pos, &hi->range_map[hot_temp_bucket(hr->freq.last_temp)],
+	list_for_each_entry(pos, &hi->range_map[hot_temp_bucket(hr->temp)],
 			    track_list)
 		found |= pos == hr;
 	spin_unlock(&hi->map_lock);
@@ -421,6 +438,8 @@ static void hot_update_test(struct kunit *test)
 	struct hot_inode_item *he;
 	struct hot_range_item *hr[4];
 	u64 now = ktime_get_ns() + 1000 * s;
+	struct hot_freq freq;
+	u32 temp;
 	int i;
 
 	hot_track_io(fs->inode[0], 0, 4 * SZ_1M, READ);
@@ -437,13 +456,17 @@ static void hot_update_test(struct kunit *test)
 
 	hot_update_all(fs->hi, now, 60 * s);
 	for (i = 0; i < 4; i++) {
-		KUNIT_EXPECT_EQ(test, hr[i]->freq.last_temp,
+		KUNIT_EXPECT_EQ(test, hr[i]->temp,
 				hot_temp(&hr[i]->freq, now));
 		KUNIT_EXPECT_TRUE(test, hot_kunit_in_map(fs->hi, hr[i]));
 	}
-	KUNIT_EXPECT_GT(test, hr[0]->freq.last_temp, hr[1]->freq.last_temp);
-	KUNIT_EXPECT_GT(test, hr[2]->freq.last_temp, hr[3]->freq.last_temp);
-	KUNIT_EXPECT_NE(test, he->freq.last_temp, 0);
+	KUNIT_EXPECT_GT(test, hr[0]->temp, hr[1]->temp);
+	KUNIT_EXPECT_GT(test, hr[2]->temp, hr[3]->temp);
+	KUNIT_EXPECT_NE(test, he->temp, 0);
+	/* The ioctl reports that of the last pass unless asked for a live one. */
+	KUNIT_EXPECT_EQ(test, hot_track_get_freq(fs->inode[0], &freq, false,
+						 &temp), 0);
+	KUNIT_EXPECT_EQ(test, temp, he->temp);
 
 	/* The coldest goes first, then the next. */
 	KUNIT_EXPECT_EQ(test, hot_evict_coldest(fs->hi, 1), 1);
@@ -554,18 +577,61 @@ static void hot_type_override_test(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, hot_kunit_item(fs, 0), he);
 	hr = xa_load(&he->ranges, 0);
 	KUNIT_ASSERT_NOT_NULL(test, hr);
-	KUNIT_EXPECT_EQ(test, hr->freq.last_temp, 2U << HOT_MAP_SHIFT);
+	KUNIT_EXPECT_EQ(test, hr->temp, 2U << HOT_MAP_SHIFT);
 	KUNIT_EXPECT_TRUE(test, hot_kunit_in_map(fs->hi, hr));
 	hr = xa_load(&he->ranges, 1);
 	KUNIT_ASSERT_NOT_NULL(test, hr);
-	KUNIT_EXPECT_EQ(test, hr->freq.last_temp, 0);
-	KUNIT_EXPECT_EQ(test, he->freq.last_temp, 2U << HOT_MAP_SHIFT);
+	KUNIT_EXPECT_EQ(test, hr->temp, 0);
+	KUNIT_EXPECT_EQ(test, he->temp, 2U << HOT_MAP_SHIFT);
 
 	/* The ioctl's live temperature uses the same function. */
-	KUNIT_EXPECT_EQ(test, hot_track_get_freq(fs->inode[0], &freq, &temp), 0);
+	KUNIT_EXPECT_EQ(test, hot_track_get_freq(fs->inode[0], &freq, true, &temp),
+			0);
 	KUNIT_EXPECT_EQ(test, temp, 2U << HOT_MAP_SHIFT);
 	KUNIT_EXPECT_EQ(test, freq.nr_writes, 2);
 	fs->hi->type = &hot_kunit_type;
+}
+
+struct hot_kunit_spot {
+	u32 temp[8];
+	int n;
+};
+
+static void hot_kunit_spot_one(void *arg, const struct hot_inode_key *key,
+			       unsigned long index, const struct hot_freq *freq,
+			       u32 temp)
+{
+	struct hot_kunit_spot *spot = arg;
+
+	if (spot->n < ARRAY_SIZE(spot->temp))
+		spot->temp[spot->n++] = temp;
+}
+
+static void hot_spot_order_test(struct kunit *test)
+{
+	struct hot_kunit_fs *fs = test->priv;
+	u64 now = ktime_get_ns() + 1000 * NSEC_PER_SEC;
+	struct hot_kunit_spot spot = {};
+	struct hot_inode_item *he;
+	int i;
+
+	/*
+	 * Gaps of 1.10 to 1.17 ms, coldest first in the file: one heat-map
+	 * bucket, which the pass must sort hottest first.
+	 */
+	hot_track_io(fs->inode[0], 0, 8 * SZ_1M, READ);
+	he = hot_kunit_item(fs, 0);
+	KUNIT_ASSERT_NOT_NULL(test, he);
+	for (i = 0; i < 8; i++)
+		hot_kunit_set_range(he, i, NSEC_PER_MSEC * (1170 - 10 * i) / 1000,
+				    now);
+	hot_update_all(fs->hi, now, 60 * NSEC_PER_SEC);
+	hot_track_spot(fs->hi, true, 8, hot_kunit_spot_one, &spot);
+	KUNIT_ASSERT_EQ(test, spot.n, 8);
+	KUNIT_EXPECT_EQ(test, hot_temp_bucket(spot.temp[0]),
+			hot_temp_bucket(spot.temp[7]));
+	for (i = 1; i < 8; i++)
+		KUNIT_EXPECT_GT(test, spot.temp[i - 1], spot.temp[i]);
 }
 
 static struct kunit_case hot_track_test_cases[] = {
@@ -581,6 +647,7 @@ static struct kunit_case hot_track_test_cases[] = {
 	KUNIT_CASE(hot_update_test),
 	KUNIT_CASE(hot_shrink_test),
 	KUNIT_CASE(hot_type_override_test),
+	KUNIT_CASE(hot_spot_order_test),
 	{}
 };
 

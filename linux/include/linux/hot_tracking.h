@@ -29,19 +29,27 @@
 #define HOT_MAP_BUCKETS		256
 #define HOT_MAP_SHIFT		24
 
+/*
+ * Average gaps are kept in units of 2^HOT_GAP_UNIT_SHIFT ns (1.024 us), in
+ * 32 bits: up to 2^42 ns, 73 minutes, where they saturate.
+ */
+#define HOT_GAP_UNIT_SHIFT	10
+
+/* Range numbers are 32 bits: ranges past 4 PiB into a file are not tracked. */
+#define HOT_RANGE_INDEX_MAX	U32_MAX
+
 /**
- * struct hot_freq - access frequency of an inode or of a range
+ * struct hot_freq - access history of an inode or of a range
  * @last_read_time: when data was last read from disk, in ns of
  *	ktime_get_ns() (CLOCK_MONOTONIC); 0 if never.
  * @last_write_time: when data was last written to disk, in ns; 0 if never.
  * @avg_delta_reads: weighted moving average of the time between two reads,
- *	in ns; starts at one second, the gap assumed before the first read,
- *	and moves 1/16 of the way to each gap seen.
- * @avg_delta_writes: the same for writes, in ns.
+ *	in units of 2^%HOT_GAP_UNIT_SHIFT ns (hot_gap_ns() converts); starts
+ *	at one second, the gap assumed before the first read, and moves 1/16
+ *	of the way to each gap seen.
+ * @avg_delta_writes: the same for writes.
  * @nr_reads: reads from disk; saturates at U32_MAX instead of wrapping.
  * @nr_writes: writes to disk; saturates at U32_MAX.
- * @last_temp: temperature computed by the last update pass.
- * @wb_pass: writeback pass that last counted a write (ranges only).
  *
  * An item's frequency data is protected by the xa_lock of the range
  * xarray of the inode item it belongs to (&hot_inode_item.ranges).
@@ -49,19 +57,30 @@
 struct hot_freq {
 	u64 last_read_time;
 	u64 last_write_time;
-	u64 avg_delta_reads;
-	u64 avg_delta_writes;
+	u32 avg_delta_reads;
+	u32 avg_delta_writes;
 	u32 nr_reads;
 	u32 nr_writes;
-	u32 last_temp;
-	u32 wb_pass;
 };
+
+/**
+ * hot_gap_ns() - an average gap of &struct hot_freq in ns
+ * @avg: &hot_freq.avg_delta_reads or &hot_freq.avg_delta_writes.
+ *
+ * Return: the gap, in ns.
+ */
+static inline u64 hot_gap_ns(u32 avg)
+{
+	return (u64)avg << HOT_GAP_UNIT_SHIFT;
+}
 
 /**
  * struct hot_range_item - frequency data of one range of a file
  * @freq: frequency data of the range.
  * @index: range number in the file: the range covers the bytes from
  *	@index << %HOT_RANGE_SHIFT for %HOT_RANGE_SIZE bytes.
+ * @temp: temperature computed by the last update pass, 0 before the first;
+ *	under &hot_info.map_lock.
  * @hot_inode: the inode item the range belongs to.
  * @track_list: link in a &hot_info.range_map bucket, under
  *	&hot_info.map_lock; empty until the first update pass.
@@ -69,10 +88,14 @@ struct hot_freq {
  *	@track_list: an item leaves its heat map, under &hot_info.map_lock,
  *	before it is queued for freeing, and only holders of that lock walk
  *	the maps.
+ *
+ * One exists for every range read or written, so it is kept to 64 bytes on
+ * 64-bit machines.
  */
 struct hot_range_item {
 	struct hot_freq freq;
-	unsigned long index;
+	u32 index;
+	u32 temp;
 	struct hot_inode_item *hot_inode;
 	union {
 		struct list_head track_list;
@@ -102,9 +125,11 @@ struct hot_inode_key {
  * @key: the file's key in &hot_info.inodes.  The item outlives the
  *	in-memory inode, whose eviction from the inode cache does not make
  *	its data any colder; it goes when the file is deleted.
- * @wb_pass: number of the current writeback pass over the file; one pass
- *	counts one write per range and one for the inode.
- * @wb_counted: the writeback pass that last counted a write of the inode.
+ * @wb_start: when the current writeback pass over the file began, in ns;
+ *	a pass counts one write per range and one for the inode: those whose
+ *	last write is older.
+ * @temp: as &hot_range_item.temp; may be read without the lock with
+ *	READ_ONCE().
  * @dead: set once the item left &hot_info.inodes; no range is added after.
  * @track_list: link in a &hot_info.inode_map bucket, under
  *	&hot_info.map_lock; empty until the first update pass.
@@ -116,8 +141,8 @@ struct hot_inode_item {
 	struct xarray ranges;
 	struct rhash_head node;
 	struct hot_inode_key key;
-	u32 wb_pass;
-	u32 wb_counted;
+	u64 wb_start;
+	u32 temp;
 	bool dead;
 	union {
 		struct list_head track_list;
@@ -198,8 +223,8 @@ void hot_track_disable(struct super_block *sb);
 int hot_track_mount_opt(struct fs_context *fc, struct super_block *sb,
 			int on);
 u32 hot_temp(const struct hot_freq *freq, u64 now);
-int hot_track_get_freq(struct inode *inode, struct hot_freq *freq,
-		       u32 *live_temp);
+int hot_track_get_freq(struct inode *inode, struct hot_freq *freq, bool live,
+		       u32 *temp);
 long hot_track_ioctl_get_heat_info(struct file *file,
 				   struct hot_heat_info __user *uinfo);
 void __hot_track_io(struct inode *inode, loff_t pos, u64 len, int rw);

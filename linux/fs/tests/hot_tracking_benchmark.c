@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Benchmarks of hot data tracking, as KUnit cases that print their numbers
+ * with kunit_info() and assert only that the work was done.  They run when
+ * CONFIG_HOT_TRACKING_BENCHMARK is set and are skipped otherwise.  Build
+ * them without debugging options (lockdep, KASAN) for numbers that mean
+ * anything:
+ *
+ * - the cost of the I/O hook, in ns per recorded access: on one CPU, with
+ *   every online CPU on one file, and with every CPU on a file of its own;
+ * - the size of the slab objects of the items, in bytes;
+ * - the time of one update pass over 1k to 1M range items, in ns per item.
+ *
+ * Included at the end of fs/hot_tracking.c to reach its static functions.
+ */
+
+#include <kunit/test.h>
+#include <linux/completion.h>
+#include <linux/cpumask.h>
+#include <linux/kthread.h>
+#include <linux/vmalloc.h>
+
+/* Accesses per measurement and per CPU. */
+#define HOT_BENCH_ACCESSES	1000000UL
+/* Ranges of a file that the accesses cycle over. */
+#define HOT_BENCH_RANGES	64
+/* Range items per file in the update pass benchmark. */
+#define HOT_BENCH_FILE_RANGES	1000
+
+static struct file_system_type hot_bench_fs_type = {
+	.name = "hot_bench",
+};
+
+struct hot_bench_fs {
+	struct super_block *sb;
+	struct inode *inodes;
+	unsigned int nr_inodes;
+	struct hot_info *hi;
+};
+
+static void hot_bench_skip_unless_enabled(struct kunit *test)
+{
+	if (!IS_ENABLED(CONFIG_HOT_TRACKING_BENCHMARK))
+		kunit_skip(test, "CONFIG_HOT_TRACKING_BENCHMARK is not set");
+}
+
+/* A superblock with @nr regular files and tracking on, without worker. */
+static struct hot_bench_fs *hot_bench_fs_create(struct kunit *test,
+						unsigned int nr)
+{
+	struct hot_bench_fs *fs;
+	unsigned int i;
+
+	fs = kunit_kzalloc(test, sizeof(*fs), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, fs);
+	fs->sb = kunit_kzalloc(test, sizeof(*fs->sb), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, fs->sb);
+	fs->inodes = vzalloc(array_size(nr, sizeof(*fs->inodes)));
+	KUNIT_ASSERT_NOT_NULL(test, fs->inodes);
+	fs->nr_inodes = nr;
+	strscpy(fs->sb->s_id, "hot_bench");
+	fs->sb->s_type = &hot_bench_fs_type;
+	for (i = 0; i < nr; i++) {
+		fs->inodes[i].i_sb = fs->sb;
+		fs->inodes[i].i_mode = S_IFREG | 0644;
+		fs->inodes[i].i_ino = 100 + i;
+		fs->inodes[i].__i_nlink = 1;
+	}
+	KUNIT_ASSERT_EQ(test, hot_track_enable(fs->sb), 0);
+	fs->hi = rcu_dereference_protected(fs->sb->s_hot_info, true);
+	/* Passes run only when a benchmark asks for them. */
+	cancel_delayed_work_sync(&fs->hi->update_work);
+	return fs;
+}
+
+static void hot_bench_fs_destroy(struct hot_bench_fs *fs)
+{
+	hot_track_disable(fs->sb);
+	vfree(fs->inodes);
+}
+
+/* Reads recorded for @inode. */
+static u32 hot_bench_nr_reads(struct hot_info *hi, struct inode *inode)
+{
+	struct hot_inode_item *he;
+	u32 nr = 0;
+
+	rcu_read_lock();
+	he = hot_inode_lookup(hi, inode);
+	if (he)
+		nr = READ_ONCE(he->freq.nr_reads);
+	rcu_read_unlock();
+	return nr;
+}
+
+/* @n reads of 4 KiB cycling over the first ranges of @inode; ns taken. */
+static u64 hot_bench_reads(struct inode *inode, unsigned long n)
+{
+	unsigned long i;
+	u64 t = ktime_get_ns();
+
+	for (i = 0; i < n; i++)
+		hot_track_io(inode, (loff_t)(i % HOT_BENCH_RANGES) <<
+				    HOT_RANGE_SHIFT, SZ_4K, READ);
+	return ktime_get_ns() - t;
+}
+
+/* Print @what: @t ns over @n accesses, per access, to a tenth of a ns. */
+static void hot_bench_print(struct kunit *test, const char *what, u64 t,
+			    u64 n)
+{
+	u64 tenths = div64_u64(t * 10, n);
+
+	kunit_info(test, "%s: %llu.%llu ns per access\n", what,
+		   div_u64(tenths, 10), tenths % 10);
+}
+
+static void hot_bench_item_size(struct kunit *test)
+{
+	hot_bench_skip_unless_enabled(test);
+	kunit_info(test, "inode item: %u bytes (slab object %u)\n",
+		   (unsigned int)sizeof(struct hot_inode_item),
+		   kmem_cache_size(hot_inode_cachep));
+	kunit_info(test, "range item: %u bytes (slab object %u)\n",
+		   (unsigned int)sizeof(struct hot_range_item),
+		   kmem_cache_size(hot_range_cachep));
+}
+
+static void hot_bench_hook_one_cpu(struct kunit *test)
+{
+	struct hot_bench_fs *fs, *off;
+	unsigned long i;
+	u64 t;
+
+	hot_bench_skip_unless_enabled(test);
+	fs = hot_bench_fs_create(test, 2);
+
+	/* Every access adds a range item. */
+	t = ktime_get_ns();
+	for (i = 0; i < HOT_BENCH_ACCESSES / 16; i++)
+		hot_track_io(&fs->inodes[1], (loff_t)i << HOT_RANGE_SHIFT,
+			     SZ_4K, READ);
+	t = ktime_get_ns() - t;
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_ranges),
+			HOT_BENCH_ACCESSES / 16);
+	hot_bench_print(test, "new range", t, HOT_BENCH_ACCESSES / 16);
+
+	/* Accesses to items that exist: the steady state. */
+	hot_bench_reads(&fs->inodes[0], HOT_BENCH_RANGES);
+	t = hot_bench_reads(&fs->inodes[0], HOT_BENCH_ACCESSES);
+	KUNIT_EXPECT_EQ(test, hot_bench_nr_reads(fs->hi, &fs->inodes[0]),
+			HOT_BENCH_ACCESSES + HOT_BENCH_RANGES);
+	hot_bench_print(test, "existing range, 1 CPU", t, HOT_BENCH_ACCESSES);
+	hot_bench_fs_destroy(fs);
+
+	/* A superblock without tracking while another one tracks. */
+	fs = hot_bench_fs_create(test, 1);
+	off = hot_bench_fs_create(test, 1);
+	hot_track_disable(off->sb);
+	t = hot_bench_reads(&off->inodes[0], HOT_BENCH_ACCESSES);
+	hot_bench_print(test, "tracking off on the superblock", t,
+			HOT_BENCH_ACCESSES);
+	hot_bench_fs_destroy(off);
+	hot_bench_fs_destroy(fs);
+}
+
+struct hot_bench_thread {
+	struct inode *inode;
+	struct completion *go;
+	struct completion done;
+	u64 ns;
+};
+
+static int hot_bench_thread_fn(void *arg)
+{
+	struct hot_bench_thread *bt = arg;
+
+	wait_for_completion(bt->go);
+	bt->ns = hot_bench_reads(bt->inode, HOT_BENCH_ACCESSES);
+	complete(&bt->done);
+	return 0;
+}
+
+/* One thread per online CPU, on one file or on a file each. */
+static void hot_bench_hook_cpus(struct kunit *test, bool same_file)
+{
+	unsigned int nr = num_online_cpus(), i = 0, cpu;
+	struct hot_bench_thread *bt;
+	struct task_struct *task;
+	struct hot_bench_fs *fs;
+	u32 per_thread = HOT_BENCH_ACCESSES + HOT_BENCH_RANGES, per_file;
+	DECLARE_COMPLETION_ONSTACK(go);
+	u64 sum = 0, max = 0;
+	char what[48];
+
+	hot_bench_skip_unless_enabled(test);
+	fs = hot_bench_fs_create(test, nr);
+	bt = kunit_kcalloc(test, nr, sizeof(*bt), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, bt);
+	for_each_online_cpu(cpu) {
+		if (i == nr)
+			break;
+		bt[i].inode = &fs->inodes[same_file ? 0 : i];
+		bt[i].go = &go;
+		init_completion(&bt[i].done);
+		hot_bench_reads(bt[i].inode, HOT_BENCH_RANGES);
+		task = kthread_run_on_cpu(hot_bench_thread_fn, &bt[i], cpu,
+					  "hot_bench/%u");
+		KUNIT_ASSERT_FALSE(test, IS_ERR(task));
+		i++;
+	}
+	complete_all(&go);
+	for (i = 0; i < nr; i++) {
+		wait_for_completion(&bt[i].done);
+		sum += bt[i].ns;
+		max = max(max, bt[i].ns);
+	}
+	/* Every access counted, none lost to a race. */
+	per_file = same_file ? nr * per_thread : per_thread;
+	KUNIT_EXPECT_EQ(test, hot_bench_nr_reads(fs->hi, &fs->inodes[0]),
+			per_file);
+	for (i = 1; i < nr; i++)
+		KUNIT_EXPECT_EQ(test,
+				hot_bench_nr_reads(fs->hi, &fs->inodes[i]),
+				same_file ? 0 : per_file);
+	snprintf(what, sizeof(what), "%u CPUs, %s, mean of CPUs", nr,
+		 same_file ? "one file" : "a file each");
+	hot_bench_print(test, what, sum, nr * HOT_BENCH_ACCESSES);
+	snprintf(what, sizeof(what), "%u CPUs, %s, wall time", nr,
+		 same_file ? "one file" : "a file each");
+	hot_bench_print(test, what, max, nr * HOT_BENCH_ACCESSES);
+	hot_bench_fs_destroy(fs);
+}
+
+static void hot_bench_hook_cpus_same_file(struct kunit *test)
+{
+	hot_bench_hook_cpus(test, true);
+}
+
+static void hot_bench_hook_cpus_own_file(struct kunit *test)
+{
+	hot_bench_hook_cpus(test, false);
+}
+
+static void hot_bench_update_pass(struct kunit *test)
+{
+	static const unsigned long sizes[] = { 1000, 10000, 100000, 1000000 };
+	const u64 kick = 3600 * NSEC_PER_SEC;
+	struct hot_bench_fs *fs;
+	unsigned long i, n;
+	unsigned int k;
+	u64 t, first;
+
+	hot_bench_skip_unless_enabled(test);
+	for (k = 0; k < ARRAY_SIZE(sizes); k++) {
+		n = sizes[k];
+		fs = hot_bench_fs_create(test, n / HOT_BENCH_FILE_RANGES);
+		for (i = 0; i < n; i++) {
+			hot_track_io(&fs->inodes[i / HOT_BENCH_FILE_RANGES],
+				     (loff_t)(i % HOT_BENCH_FILE_RANGES) <<
+				     HOT_RANGE_SHIFT, SZ_4K, READ);
+			if (i % 4096 == 0)
+				cond_resched();
+		}
+		KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_ranges), n);
+
+		/* The first pass puts every item in a heat map. */
+		t = ktime_get_ns();
+		hot_update_all(fs->hi, ktime_get_ns(), kick);
+		first = ktime_get_ns() - t;
+		t = ktime_get_ns();
+		hot_update_all(fs->hi, ktime_get_ns(), kick);
+		t = ktime_get_ns() - t;
+		KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_ranges), n);
+		kunit_info(test, "%lu range items in %lu files: pass %llu us (first %llu us), %llu ns per item, memory %ld bytes\n",
+			   n, n / HOT_BENCH_FILE_RANGES, div_u64(t, 1000),
+			   div_u64(first, 1000), div64_u64(t, n),
+			   atomic_long_read(&fs->hi->mem));
+		hot_bench_fs_destroy(fs);
+	}
+}
+
+static struct kunit_case hot_bench_cases[] = {
+	KUNIT_CASE(hot_bench_item_size),
+	KUNIT_CASE(hot_bench_hook_one_cpu),
+	KUNIT_CASE(hot_bench_hook_cpus_same_file),
+	KUNIT_CASE(hot_bench_hook_cpus_own_file),
+	KUNIT_CASE_SLOW(hot_bench_update_pass),
+	{}
+};
+
+static struct kunit_suite hot_bench_suite = {
+	.name = "hot_track_benchmark",
+	.test_cases = hot_bench_cases,
+};
+
+kunit_test_suite(hot_bench_suite);
