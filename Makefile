@@ -85,7 +85,8 @@ demo: kernel tools
 	$(GUEST) -t 900 -d ext4:2G -d xfs:2G -d btrfs:2G tests/guest/demo.sh \
 		$(DEMO_RUNTIME)
 
-# The overhead benchmark (BENCH=quick or full; not part of check).
+# The benchmarks: overhead, micro, accuracy (BENCH=quick or full; not part
+# of check).
 BENCH ?= quick
 bench: $(TREE)/.git deps
 	@dpkg-query -W python3-scipy python3-matplotlib >/dev/null 2>&1 || \
@@ -97,4 +98,4 @@ bisect-check: $(TREE)/.git deps
 	scripts/bisect-check.sh
 
 clean:
-	rm -rf build/uml build/uml-bisect build/uml-base build/uml-bench build/bench build/runs build/series build/tools build/selftests
+	rm -rf build/uml build/uml-bisect build/uml-base build/uml-bench build/uml-micro build/bench build/runs build/series build/tools build/selftests
