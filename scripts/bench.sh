@@ -7,7 +7,9 @@
 # benchmarks, config/bench.config), then runs three steps (STEPS):
 #
 #   overhead  the workloads in the UML guest on the same disk image,
-#             interleaved: base, off, on, base, ...  -> <fs>-<n>cpu/
+#             interleaved in rotating order (base off on, off on base, on base
+#             off, ...), the host's caches dropped before each run
+#                                                    -> <fs>-<n>cpu/
 #   micro     the hot_track_benchmark KUnit suite, MICRO_RUNS boots at 1
 #             and at 2 CPUs                          -> micro/micro.md
 #   accuracy  accuracy.py on each filesystem, with the update worker every
@@ -171,7 +173,18 @@ for fs in $fses; do
 			echo "suite:     $(echo $gargs)"
 		} > "$dir/stamp.txt"
 		for round in $(seq "$rounds"); do
-			for cfg in base off on; do
+			# A different order each round, so that no configuration
+			# always runs first or after the same one.
+			case $((round % 3)) in
+			1) order="base off on" ;;
+			2) order="off on base" ;;
+			0) order="on base off" ;;
+			esac
+			for cfg in $order; do
+				# The same host state for every run: the last
+				# run's disk image written out and evicted.
+				sync
+				echo 3 > /proc/sys/vm/drop_caches 2>/dev/null || true
 				k=build/uml-bench/linux
 				[ $cfg = base ] && k=build/uml-base/linux
 				echo "bench: $fs ${ncpu}cpu round $round $cfg ($(($(date +%s) - start))s)"
@@ -181,6 +194,7 @@ for fs in $fses; do
 					"$suite/guest-bench.sh" $cfg $fs \
 					"$dir/$round-$cfg" "$runtime" "$size" \
 					$gargs >/dev/null
+				rm -f "build/runs/$name-$cfg/data.img"
 			done
 		done
 		/usr/bin/python3 "$suite/report.py" "$dir" > /dev/null
