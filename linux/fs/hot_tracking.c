@@ -343,6 +343,27 @@ static bool hot_wb_counted(const struct hot_freq *freq, u64 start)
 	return freq->nr_writes && freq->last_write_time >= start;
 }
 
+/*
+ * Whether a folio of a writeback pass can skip the item lock: when it lies
+ * in one range, and the inode and that range counted their write of the
+ * pass already, as they have for all but the first folio of each range.
+ * Read without the lock, so a pass that begins meanwhile may lose a write;
+ * only where 64-bit times cannot tear.  Caller holds rcu_read_lock().
+ */
+static bool hot_wb_done(struct hot_inode_item *he, unsigned long first,
+			unsigned long last)
+{
+	u64 start = READ_ONCE(he->wb_start);
+	struct hot_range_item *hr;
+
+	if (!IS_ENABLED(CONFIG_64BIT) || first != last)
+		return false;
+	hr = xa_load(&he->ranges, first);
+	/* Unlocked on purpose: a stale answer loses one count at most. */
+	return hr && data_race(hot_wb_counted(&he->freq, start) &&
+			       hot_wb_counted(&hr->freq, start));
+}
+
 static void hot_track_record(struct inode *inode, loff_t pos, u64 len,
 			     enum hot_io io)
 {
@@ -355,16 +376,16 @@ static void hot_track_record(struct inode *inode, loff_t pos, u64 len,
 
 	if (!hot_range_span(pos, len, &first, &last))
 		return;
-	now = ktime_get_ns();
 
 	rcu_read_lock();
 	hi = rcu_dereference(inode->i_sb->s_hot_info);
 	if (!hi)
 		goto out;
 	he = hot_inode_get(hi, inode);
-	if (!he)
+	if (!he || (io == HOT_WRITEBACK && hot_wb_done(he, first, last)))
 		goto out;
 
+	now = ktime_get_ns();
 	xa_lock(&he->ranges);
 	if (he->dead)
 		goto unlock;
@@ -429,7 +450,7 @@ void __hot_track_writeback_begin(struct inode *inode)
 	he = hi ? hot_inode_lookup(hi, inode) : NULL;
 	if (he) {
 		xa_lock(&he->ranges);
-		he->wb_start = max(he->wb_start, now);
+		WRITE_ONCE(he->wb_start, max(he->wb_start, now));
 		xa_unlock(&he->ranges);
 	}
 	rcu_read_unlock();

@@ -24,6 +24,8 @@
 #define HOT_BENCH_ACCESSES	1000000UL
 /* Ranges of a file that the accesses cycle over. */
 #define HOT_BENCH_RANGES	64
+/* 4 KiB folios in a range. */
+#define HOT_BENCH_FOLIOS	(SZ_1M / SZ_4K)
 /* Range items per file in the update pass benchmark. */
 #define HOT_BENCH_FILE_RANGES	1000
 
@@ -93,6 +95,20 @@ static u32 hot_bench_nr_reads(struct hot_info *hi, struct inode *inode)
 	return nr;
 }
 
+/* Writes recorded for @inode. */
+static u32 hot_bench_nr_writes(struct hot_info *hi, struct inode *inode)
+{
+	struct hot_inode_item *he;
+	u32 nr = 0;
+
+	rcu_read_lock();
+	he = hot_inode_lookup(hi, inode);
+	if (he)
+		nr = READ_ONCE(he->freq.nr_writes);
+	rcu_read_unlock();
+	return nr;
+}
+
 /* @n reads of 4 KiB cycling over the first ranges of @inode; ns taken. */
 static u64 hot_bench_reads(struct inode *inode, unsigned long n)
 {
@@ -130,6 +146,7 @@ static void hot_bench_hook_one_cpu(struct kunit *test)
 {
 	struct hot_bench_fs *fs, *off;
 	unsigned long i;
+	loff_t pos;
 	u64 t;
 
 	hot_bench_skip_unless_enabled(test);
@@ -151,6 +168,22 @@ static void hot_bench_hook_one_cpu(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, hot_bench_nr_reads(fs->hi, &fs->inodes[0]),
 			HOT_BENCH_ACCESSES + HOT_BENCH_RANGES);
 	hot_bench_print(test, "existing range, 1 CPU", t, HOT_BENCH_ACCESSES);
+
+	/*
+	 * Writeback of 4 KiB folios, a pass per MiB: one write counted per
+	 * range and pass, the other 255 folios only checked.
+	 */
+	t = ktime_get_ns();
+	for (i = 0; i < HOT_BENCH_ACCESSES; i++) {
+		pos = (loff_t)(i % (HOT_BENCH_RANGES * HOT_BENCH_FOLIOS)) * SZ_4K;
+		if (i % HOT_BENCH_FOLIOS == 0)
+			hot_track_writeback_begin(&fs->inodes[0]);
+		hot_track_record(&fs->inodes[0], pos, SZ_4K, HOT_WRITEBACK);
+	}
+	t = ktime_get_ns() - t;
+	KUNIT_EXPECT_EQ(test, hot_bench_nr_writes(fs->hi, &fs->inodes[0]),
+			DIV_ROUND_UP(HOT_BENCH_ACCESSES, HOT_BENCH_FOLIOS));
+	hot_bench_print(test, "writeback folio, 1 CPU", t, HOT_BENCH_ACCESSES);
 	hot_bench_fs_destroy(fs);
 
 	/* A superblock without tracking while another one tracks. */
