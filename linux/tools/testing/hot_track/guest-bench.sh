@@ -24,7 +24,8 @@
 #   JOBS       thread counts for the workloads that have threads (default 4,
 #              the 2012 report's); the others run once
 #   SPACE      the most the files of fio/ may take (2g): SIZE is made
-#              smaller when JOBS files of SIZE do not fit
+#              smaller when the 4 x JOBS files of SIZE (four groups of
+#              JOBS jobs, a file each) do not fit
 #   DATASET    the FFSB large-file data set (1g), in files of SIZE, smaller
 #              when JOBS of them do not fit
 #   MAILFILES  files per thread of mail_server (1000); MIXFILES of mixed (100)
@@ -179,8 +180,8 @@ run()
 : > "$out/times.txt"
 size=$(bytes "$SIZE") space=$(bytes "$SPACE") dataset=$(bytes "$DATASET")
 for n in $JOBS; do
-	# Sizes in MiB, at least 1.
-	s=$(((size < space / n ? size : space / n) >> 20))
+	# Sizes in MiB, at least 1; the four groups of fio/ keep their files.
+	s=$(((size < space / (4 * n) ? size : space / (4 * n)) >> 20))
 	s=$((s > 0 ? s : 1))
 	f=$(((s << 20) < dataset / n ? s : (dataset / n) >> 20))
 	f=$((f > 0 ? f : 1))
