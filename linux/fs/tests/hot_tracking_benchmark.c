@@ -81,8 +81,8 @@ static void hot_bench_fs_destroy(struct hot_bench_fs *fs)
 	vfree(fs->inodes);
 }
 
-/* Reads recorded for @inode. */
-static u32 hot_bench_nr_reads(struct hot_info *hi, struct inode *inode)
+/* Reads, or writes if @write, recorded for @inode. */
+static u32 hot_bench_nr(struct hot_info *hi, struct inode *inode, bool write)
 {
 	struct hot_inode_item *he;
 	u32 nr = 0;
@@ -90,21 +90,8 @@ static u32 hot_bench_nr_reads(struct hot_info *hi, struct inode *inode)
 	rcu_read_lock();
 	he = hot_inode_lookup(hi, inode);
 	if (he)
-		nr = READ_ONCE(he->freq.nr_reads);
-	rcu_read_unlock();
-	return nr;
-}
-
-/* Writes recorded for @inode. */
-static u32 hot_bench_nr_writes(struct hot_info *hi, struct inode *inode)
-{
-	struct hot_inode_item *he;
-	u32 nr = 0;
-
-	rcu_read_lock();
-	he = hot_inode_lookup(hi, inode);
-	if (he)
-		nr = READ_ONCE(he->freq.nr_writes);
+		nr = write ? READ_ONCE(he->freq.nr_writes) :
+			     READ_ONCE(he->freq.nr_reads);
 	rcu_read_unlock();
 	return nr;
 }
@@ -165,7 +152,7 @@ static void hot_bench_hook_one_cpu(struct kunit *test)
 	/* Accesses to items that exist: the steady state. */
 	hot_bench_reads(&fs->inodes[0], HOT_BENCH_RANGES);
 	t = hot_bench_reads(&fs->inodes[0], HOT_BENCH_ACCESSES);
-	KUNIT_EXPECT_EQ(test, hot_bench_nr_reads(fs->hi, &fs->inodes[0]),
+	KUNIT_EXPECT_EQ(test, hot_bench_nr(fs->hi, &fs->inodes[0], false),
 			HOT_BENCH_ACCESSES + HOT_BENCH_RANGES);
 	hot_bench_print(test, "existing range, 1 CPU", t, HOT_BENCH_ACCESSES);
 
@@ -181,7 +168,7 @@ static void hot_bench_hook_one_cpu(struct kunit *test)
 		hot_track_record(&fs->inodes[0], pos, SZ_4K, HOT_WRITEBACK);
 	}
 	t = ktime_get_ns() - t;
-	KUNIT_EXPECT_EQ(test, hot_bench_nr_writes(fs->hi, &fs->inodes[0]),
+	KUNIT_EXPECT_EQ(test, hot_bench_nr(fs->hi, &fs->inodes[0], true),
 			DIV_ROUND_UP(HOT_BENCH_ACCESSES, HOT_BENCH_FOLIOS));
 	hot_bench_print(test, "writeback folio, 1 CPU", t, HOT_BENCH_ACCESSES);
 	hot_bench_fs_destroy(fs);
@@ -250,11 +237,11 @@ static void hot_bench_hook_cpus(struct kunit *test, bool same_file)
 	}
 	/* Every access counted, none lost to a race. */
 	per_file = same_file ? nr * per_thread : per_thread;
-	KUNIT_EXPECT_EQ(test, hot_bench_nr_reads(fs->hi, &fs->inodes[0]),
+	KUNIT_EXPECT_EQ(test, hot_bench_nr(fs->hi, &fs->inodes[0], false),
 			per_file);
 	for (i = 1; i < nr; i++)
 		KUNIT_EXPECT_EQ(test,
-				hot_bench_nr_reads(fs->hi, &fs->inodes[i]),
+				hot_bench_nr(fs->hi, &fs->inodes[i], false),
 				same_file ? 0 : per_file);
 	snprintf(what, sizeof(what), "%u CPUs, %s, mean of CPUs", nr,
 		 same_file ? "one file" : "a file each");
