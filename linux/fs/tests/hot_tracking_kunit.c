@@ -657,4 +657,5 @@ static struct kunit_suite hot_track_test_suite = {
 	.exit = hot_kunit_exit,
 	.test_cases = hot_track_test_cases,
 };
+
 kunit_test_suite(hot_track_test_suite);
