@@ -73,10 +73,11 @@ tools: $(TREE)/.git
 	$(MAKE) -s -C $(TREE)/tools/testing/selftests/hot_track \
 		OUTPUT=$(TOP)/build/selftests $(UAPI)
 
-# The kselftests in the guest: ext4, xfs, btrfs and an untracked ext4.
+# The kselftests in the guest: ext4, xfs, btrfs and an untracked ext4;
+# btrfs hot relocation on a rotational and a non-rotational disk.
 selftests: kernel tools
-	$(GUEST) -t 900 -d ext4:1G -d xfs:1G -d btrfs:1G -d plain:512M \
-		tests/guest/selftests.sh
+	$(GUEST) -t 1500 -d ext4:1G -d xfs:1G -d btrfs:1G -d plain:512M \
+		-d hdd:1G -d ssd:640M tests/guest/selftests.sh
 
 check: kernel
 	scripts/check.sh

@@ -14,6 +14,9 @@
 #             and at 2 CPUs                          -> micro/micro.md
 #   accuracy  accuracy.py on each filesystem, with the update worker every
 #             second                                 -> accuracy-<fs>/
+#   hot_move  btrfs hot relocation: zipf reads from a slow (dm-delay)
+#             rotational disk with hot_move, without, and all on the SSD
+#             (guest-hot-move.sh, HM_RUNTIME s each)  -> hot-move/
 #
 # Results in build/bench/<date>-<mode>/.  Prints an estimate of the
 # duration of the overhead step first (-n: only that); micro takes about a
@@ -47,6 +50,7 @@ quick)
 	rounds=3 fses=xfs cpus=2 jobs=4 runtime=5 size=128m
 	args="DATASET=1g FSMARK_LOOPS=10 CB_RUNS=2"
 	micro_runs=3 acc_fses="xfs ext4 btrfs" acc_sets="-s1.1"
+	hm_runtime=240
 	;;
 full)
 	rounds=5 fses="xfs ext4 btrfs" cpus="1 2" jobs="1 2 4 8"
@@ -54,13 +58,15 @@ full)
 	args="DATASET=2g FSMARK_LOOPS=20 CB_RUNS=3"
 	micro_runs=10 acc_fses="xfs ext4 btrfs"
 	acc_sets="-s1.1 -s1.0 -s1.1,-r250"
+	hm_runtime=600
 	;;
 *) echo "bench: quick or full" >&2; exit 2 ;;
 esac
 rounds=${ROUNDS:-$rounds} fses=${FSES:-$fses} cpus=${CPUS:-$cpus}
 jobs=${JOBS:-$jobs} runtime=${RUNTIME:-$runtime} size=${SIZE:-$size}
 workloads=${WORKLOADS:-$all}
-steps=${STEPS:-overhead micro accuracy} micro_runs=${MICRO_RUNS:-$micro_runs}
+steps=${STEPS:-overhead micro accuracy hot_move} micro_runs=${MICRO_RUNS:-$micro_runs}
+hm_runtime=${HM_RUNTIME:-$hm_runtime}
 args="$args ${GUEST_ARGS:-}"
 suite=${BENCH_SUITE:-$top/build/linux/tools/testing/hot_track}
 name=${BENCH_NAME:-bench}
@@ -247,5 +253,19 @@ if has accuracy; then
 			echo "bench: $dir/accuracy.png"
 		done
 	done
+fi
+
+if has hot_move; then
+	dir=$out/hot-move
+	mkdir -p "$dir"
+	stamp > "$dir/stamp.txt"
+	echo "bench: hot_move, 3 x ${hm_runtime}s ($(($(date +%s) - start))s)"
+	make -s tools >/dev/null
+	scripts/guest-run -k build/uml-bench/linux -c 2 -t $((hm_runtime * 3 + 900)) \
+		-n "$name-hot-move" -d hdd:4G -d ssd:1G -d fast:4G \
+		"$suite/guest-hot-move.sh" "$dir" "$hm_runtime" >/dev/null
+	rm -f build/runs/"$name"-hot-move/*.img
+	/usr/bin/python3 "$suite/plot-hot-move.py" "$dir" >/dev/null
+	echo "bench: $dir/hot-move.md"
 fi
 echo "bench: results in $out ($(($(date +%s) - start))s)"

@@ -389,10 +389,15 @@ static void hot_track_record(struct inode *inode, loff_t pos, u64 len,
 	xa_lock(&he->ranges);
 	if (he->dead)
 		goto unlock;
+	/* I/O confined to the muted range is not counted at all. */
+	if (unlikely(he->muted) && first == last && he->muted == first + 1)
+		goto unlock;
 	if (io != HOT_WRITEBACK || !hot_wb_counted(&he->freq, he->wb_start))
 		hot_freq_update(&he->freq, now, write);
 	last = min(last, HOT_RANGE_INDEX_MAX);
 	for (index = first; index <= last; index++) {
+		if (unlikely(he->muted == index + 1))
+			continue;
 		hr = hot_range_get(hi, he, index);
 		if (!hr)
 			break;
@@ -523,6 +528,132 @@ void hot_track_spot(struct hot_info *hi, bool ranges, unsigned int max,
 	}
 	spin_unlock(&hi->map_lock);
 }
+
+/**
+ * hot_track_hot_ranges() - list the hottest ranges of a superblock
+ * @sb: the superblock.
+ * @min_temp: the lowest temperature to list.
+ * @skip: how many of the matching ranges to pass over first, to page
+ *	through a long list in several calls.
+ * @refs: where to store the ranges, hottest first.
+ * @max: room in @refs, in entries.
+ *
+ * Lists the ranges whose temperature, as of the last update pass, is at
+ * least @min_temp, in the order of hot_track_spot().  An update pass between
+ * two calls reorders the list, so a caller paging through it may see a
+ * range twice or miss one.  The result is a copy: the caller may sleep on it.
+ *
+ * Context: any context that may take a spinlock; takes &hot_info.map_lock.
+ * Return: the number of entries stored in @refs; 0 if @sb does not track
+ * hot data.
+ */
+int hot_track_hot_ranges(struct super_block *sb, u32 min_temp,
+			 unsigned long skip, struct hot_range_ref *refs,
+			 unsigned int max)
+{
+	unsigned int n = 0, b, last = hot_temp_bucket(min_temp);
+	struct hot_range_item *hr;
+	struct hot_info *hi;
+
+	rcu_read_lock();
+	hi = rcu_dereference(sb->s_hot_info);
+	if (!hi || !max)
+		goto out;
+	spin_lock(&hi->map_lock);
+	for (b = HOT_MAP_BUCKETS; b-- > last && n < max; ) {
+		list_for_each_entry(hr, &hi->range_map[b], track_list) {
+			if (hr->temp < min_temp)
+				continue;
+			if (skip) {
+				skip--;
+				continue;
+			}
+			refs[n].key = hr->hot_inode->key;
+			refs[n].index = hr->index;
+			refs[n].temp = hr->temp;
+			if (++n == max)
+				break;
+		}
+	}
+	spin_unlock(&hi->map_lock);
+out:
+	rcu_read_unlock();
+	return n;
+}
+EXPORT_SYMBOL_GPL(hot_track_hot_ranges);
+
+/**
+ * hot_track_range_temp() - the temperature of one range
+ * @sb: the superblock.
+ * @key: the file's key, as in &struct hot_range_ref.
+ * @index: the range number.
+ * @temp: where to store the range's temperature as of the last update pass.
+ *
+ * Context: any context that may take a spinlock; takes &hot_info.map_lock.
+ * Return: 0 on success; -ENODATA if the range is not tracked: never read
+ * or written since tracking began, aged out, or @sb does not track hot data.
+ */
+int hot_track_range_temp(struct super_block *sb,
+			 const struct hot_inode_key *key, unsigned long index,
+			 u32 *temp)
+{
+	struct hot_range_item *hr = NULL;
+	struct hot_inode_item *he;
+	struct hot_info *hi;
+
+	rcu_read_lock();
+	hi = rcu_dereference(sb->s_hot_info);
+	he = hi ? rhashtable_lookup(&hi->inodes, key, hot_inode_params) : NULL;
+	if (he) {
+		spin_lock(&hi->map_lock);
+		hr = xa_load(&he->ranges, index);
+		if (hr)
+			*temp = hr->temp;
+		spin_unlock(&hi->map_lock);
+	}
+	rcu_read_unlock();
+	return hr ? 0 : -ENODATA;
+}
+EXPORT_SYMBOL_GPL(hot_track_range_temp);
+
+/**
+ * hot_track_mute_range() - stop or resume counting the I/O of one range
+ * @inode: the file, a regular file.
+ * @index: the range number.
+ * @mute: true to stop counting, false to resume.
+ *
+ * For a filesystem that moves data itself (reads it and writes it back
+ * elsewhere): that I/O says nothing about how hot the data is.  While a
+ * range is muted no I/O to it is counted, the file's included, whoever
+ * issues it; I/O that also touches other ranges counts for those and for
+ * the file.  One range per file is muted at a time: muting another one
+ * unmutes the first; resuming a range that is not muted does nothing.
+ *
+ * Context: process context, or any context that may take a spinlock.  On
+ * allocation failure the range is not muted.
+ */
+void hot_track_mute_range(struct inode *inode, unsigned long index,
+			  bool mute)
+{
+	struct hot_inode_item *he;
+	struct hot_info *hi;
+
+	if (!hot_track_inode(inode) || index > HOT_RANGE_INDEX_MAX - 1)
+		return;
+	rcu_read_lock();
+	hi = rcu_dereference(inode->i_sb->s_hot_info);
+	he = hi ? hot_inode_get(hi, inode) : NULL;
+	if (he) {
+		xa_lock(&he->ranges);
+		if (mute)
+			he->muted = index + 1;
+		else if (he->muted == index + 1)
+			he->muted = 0;
+		xa_unlock(&he->ranges);
+	}
+	rcu_read_unlock();
+}
+EXPORT_SYMBOL_GPL(hot_track_mute_range);
 
 static u32 hot_item_temp(struct hot_info *hi, const struct hot_freq *freq,
 			 u64 now)

@@ -634,6 +634,101 @@ static void hot_spot_order_test(struct kunit *test)
 		KUNIT_EXPECT_GT(test, spot.temp[i - 1], spot.temp[i]);
 }
 
+/* The exported lookups for filesystems that move data by heat. */
+static void hot_hot_ranges_test(struct kunit *test)
+{
+	struct hot_kunit_fs *fs = test->priv;
+	u64 now = ktime_get_ns() + 1000 * NSEC_PER_SEC;
+	struct hot_inode_key key = { .root = 0, .ino = 100 };
+	struct hot_range_ref refs[8];
+	struct hot_inode_item *he;
+	u32 temp, min_temp;
+	int i, n;
+
+	/* Ranges 0..5: range i read every (i + 1) ms, so range 0 is hottest. */
+	hot_track_io(fs->inode[0], 0, 6 * SZ_1M, READ);
+	he = hot_kunit_item(fs, 0);
+	KUNIT_ASSERT_NOT_NULL(test, he);
+	for (i = 0; i < 6; i++)
+		hot_kunit_set_range(he, i, (i + 1) * NSEC_PER_MSEC, now);
+	KUNIT_EXPECT_EQ(test, hot_track_hot_ranges(fs->sb, 0, 0, refs, 8), 0);
+	hot_update_all(fs->hi, now, 60 * NSEC_PER_SEC);
+
+	n = hot_track_hot_ranges(fs->sb, 0, 0, refs, 8);
+	KUNIT_ASSERT_EQ(test, n, 6);
+	for (i = 0; i < n; i++) {
+		KUNIT_EXPECT_EQ(test, refs[i].index, i);
+		KUNIT_EXPECT_EQ(test, refs[i].key.ino, 100);
+		KUNIT_EXPECT_EQ(test, hot_track_range_temp(fs->sb, &key, i, &temp),
+				0);
+		KUNIT_EXPECT_EQ(test, temp, refs[i].temp);
+		if (i)
+			KUNIT_EXPECT_GT(test, refs[i - 1].temp, refs[i].temp);
+	}
+
+	/* A threshold inside the list, and paging through what passes it. */
+	min_temp = refs[3].temp;
+	KUNIT_EXPECT_EQ(test, hot_track_hot_ranges(fs->sb, min_temp, 0, refs, 8),
+			4);
+	KUNIT_EXPECT_EQ(test, hot_track_hot_ranges(fs->sb, min_temp, 1, refs, 2),
+			2);
+	KUNIT_EXPECT_EQ(test, refs[0].index, 1);
+	KUNIT_EXPECT_EQ(test, refs[1].index, 2);
+	KUNIT_EXPECT_EQ(test, hot_track_hot_ranges(fs->sb, min_temp, 3, refs, 8),
+			1);
+	KUNIT_EXPECT_EQ(test, refs[0].index, 3);
+	KUNIT_EXPECT_EQ(test, hot_track_hot_ranges(fs->sb, min_temp, 4, refs, 8),
+			0);
+	KUNIT_EXPECT_EQ(test, hot_track_hot_ranges(fs->sb, U32_MAX, 0, refs, 8),
+			0);
+
+	/* Untracked ranges and files. */
+	KUNIT_EXPECT_EQ(test, hot_track_range_temp(fs->sb, &key, 6, &temp),
+			-ENODATA);
+	key.root = 1;
+	KUNIT_EXPECT_EQ(test, hot_track_range_temp(fs->sb, &key, 0, &temp),
+			-ENODATA);
+}
+
+static void hot_mute_test(struct kunit *test)
+{
+	struct hot_kunit_fs *fs = test->priv;
+	struct hot_inode_item *he;
+
+	hot_track_mute_range(fs->inode[0], 1, true);
+	he = hot_kunit_item(fs, 0);
+	KUNIT_ASSERT_NOT_NULL(test, he);
+
+	/* I/O to the muted range alone: nothing, not even the file. */
+	hot_track_io(fs->inode[0], SZ_1M, SZ_1M, READ);
+	hot_track_io(fs->inode[0], SZ_1M + 4096, 4096, WRITE);
+	KUNIT_EXPECT_EQ(test, he->freq.nr_reads, 0);
+	KUNIT_EXPECT_EQ(test, he->freq.nr_writes, 0);
+	KUNIT_EXPECT_NULL(test, xa_load(&he->ranges, 1));
+
+	/* Across it: its neighbours and the file count. */
+	hot_track_io(fs->inode[0], 0, 3 * SZ_1M, READ);
+	KUNIT_EXPECT_EQ(test, he->freq.nr_reads, 1);
+	KUNIT_EXPECT_NULL(test, xa_load(&he->ranges, 1));
+	KUNIT_ASSERT_NOT_NULL(test, xa_load(&he->ranges, 2));
+	KUNIT_EXPECT_EQ(test, ((struct hot_range_item *)xa_load(&he->ranges, 2))
+			->freq.nr_reads, 1);
+
+	/* Another file is not muted; resuming another range changes nothing. */
+	hot_track_io(fs->inode[1], SZ_1M, 4096, READ);
+	KUNIT_EXPECT_NOT_NULL(test, hot_kunit_item(fs, 1));
+	hot_track_mute_range(fs->inode[0], 2, false);
+	hot_track_io(fs->inode[0], SZ_1M, 4096, READ);
+	KUNIT_EXPECT_EQ(test, he->freq.nr_reads, 1);
+
+	/* Resumed: counted again. */
+	hot_track_mute_range(fs->inode[0], 1, false);
+	hot_track_io(fs->inode[0], SZ_1M, 4096, READ);
+	KUNIT_EXPECT_EQ(test, he->freq.nr_reads, 2);
+	KUNIT_ASSERT_NOT_NULL(test, xa_load(&he->ranges, 1));
+	KUNIT_EXPECT_EQ(test, he->muted, 0);
+}
+
 static struct kunit_case hot_track_test_cases[] = {
 	KUNIT_CASE(hot_range_span_test),
 	KUNIT_CASE(hot_avg_delta_test),
@@ -648,6 +743,8 @@ static struct kunit_case hot_track_test_cases[] = {
 	KUNIT_CASE(hot_shrink_test),
 	KUNIT_CASE(hot_type_override_test),
 	KUNIT_CASE(hot_spot_order_test),
+	KUNIT_CASE(hot_hot_ranges_test),
+	KUNIT_CASE(hot_mute_test),
 	{}
 };
 

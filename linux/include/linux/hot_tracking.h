@@ -130,6 +130,8 @@ struct hot_inode_key {
  *	last write is older.
  * @temp: as &hot_range_item.temp; may be read without the lock with
  *	READ_ONCE().
+ * @muted: one more than the number of the range whose I/O is not counted
+ *	(see hot_track_mute_range()), 0 if none is; under the item lock.
  * @dead: set once the item left &hot_info.inodes; no range is added after.
  * @track_list: link in a &hot_info.inode_map bucket, under
  *	&hot_info.map_lock; empty until the first update pass.
@@ -143,6 +145,7 @@ struct hot_inode_item {
 	struct hot_inode_key key;
 	u64 wb_start;
 	u32 temp;
+	u32 muted;
 	bool dead;
 	union {
 		struct list_head track_list;
@@ -204,6 +207,19 @@ struct hot_info {
 };
 
 /**
+ * struct hot_range_ref - a range of a file, as hot_track_hot_ranges() lists it
+ * @key: the file's key (&hot_inode_item.key).
+ * @index: the range number: the range covers the bytes from
+ *	@index << %HOT_RANGE_SHIFT for %HOT_RANGE_SIZE bytes.
+ * @temp: its temperature as of the last update pass.
+ */
+struct hot_range_ref {
+	struct hot_inode_key key;
+	u32 index;
+	u32 temp;
+};
+
+/**
  * hot_temp_bucket() - the heat-map bucket of a temperature
  * @temp: the temperature.
  *
@@ -227,6 +243,14 @@ int hot_track_get_freq(struct inode *inode, struct hot_freq *freq, bool live,
 		       u32 *temp);
 long hot_track_ioctl_get_heat_info(struct file *file,
 				   struct hot_heat_info __user *uinfo);
+int hot_track_hot_ranges(struct super_block *sb, u32 min_temp,
+			 unsigned long skip, struct hot_range_ref *refs,
+			 unsigned int max);
+int hot_track_range_temp(struct super_block *sb,
+			 const struct hot_inode_key *key, unsigned long index,
+			 u32 *temp);
+void hot_track_mute_range(struct inode *inode, unsigned long index,
+			  bool mute);
 void __hot_track_io(struct inode *inode, loff_t pos, u64 len, int rw);
 void __hot_track_writeback_folio(struct inode *inode, struct folio *folio);
 void __hot_track_writeback_begin(struct inode *inode);
@@ -347,6 +371,23 @@ hot_track_ioctl_get_heat_info(struct file *file,
 	return -EOPNOTSUPP;
 }
 
+static inline int hot_track_hot_ranges(struct super_block *sb, u32 min_temp,
+				       unsigned long skip,
+				       struct hot_range_ref *refs,
+				       unsigned int max)
+{
+	return 0;
+}
+
+static inline int hot_track_range_temp(struct super_block *sb,
+				       const struct hot_inode_key *key,
+				       unsigned long index, u32 *temp)
+{
+	return -ENODATA;
+}
+
+static inline void hot_track_mute_range(struct inode *inode,
+					unsigned long index, bool mute) {}
 static inline void hot_track_io(struct inode *inode, loff_t pos, u64 len,
 				int rw) {}
 static inline void hot_track_writeback_folio(struct inode *inode,

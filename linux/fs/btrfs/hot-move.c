@@ -1,0 +1,522 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Hot relocation (mount -o hot_move): on a filesystem with rotational and
+ * non-rotational devices, move the ranges that hot data tracking finds hot
+ * to the non-rotational devices, and cold data back when those fill up.
+ *
+ * Ordinary data allocations prefer rotational devices while relocation is
+ * active (btrfs_hot_move_data_class()); a work item per filesystem, run
+ * every few seconds on system_dfl_wq, then:
+ *
+ * - promotes: takes the hottest ranges at or above promote_temp from the
+ *   heat map of hot data tracking and rewrites those not on
+ *   non-rotational devices through the COW path (btrfs_hot_move_range()),
+ *   as long as the usage of the fast devices stays under the high
+ *   watermark;
+ * - demotes: when the usage is at or above the high watermark, scans the
+ *   extents of the non-rotational data block groups, looks up the
+ *   temperature of the file ranges that own them, and rewrites the coldest
+ *   ones below demote_temp onto rotational devices, until the usage is
+ *   under the low watermark.  Cold ranges are found from the extents, not
+ *   from the heat map, because idle items age out of the heat map.
+ *
+ * Relocation I/O is muted for hot data tracking (hot_track_mute_range()):
+ * moving data must not make it look hot.  Each run moves at most batch_mb
+ * MiB each way.
+ */
+
+#include <linux/hot_tracking.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include "ctree.h"
+#include "fs.h"
+#include "disk-io.h"
+#include "volumes.h"
+#include "block-group.h"
+#include "space-info.h"
+#include "backref.h"
+#include "defrag.h"
+#include "btrfs_inode.h"
+#include "accessors.h"
+#include "hot-move.h"
+
+/* Hot ranges looked at per run, and per call of hot_track_hot_ranges(). */
+#define HOT_MOVE_PROMOTE_SCAN	4096
+#define HOT_MOVE_REFS		64
+
+/* Extent items looked at per run for demotion, and candidates kept. */
+#define HOT_MOVE_DEMOTE_SCAN	4096
+#define HOT_MOVE_CANDIDATES	64
+
+/* Free data space relocation leaves to user writes: 1/20, at least this. */
+#define HOT_MOVE_MIN_FREE	SZ_64M
+
+struct hot_move_usage {
+	u64 used;
+	u64 total;
+	u64 free;
+	bool rot;
+	bool nonrot;
+};
+
+/* Space use of the non-rotational devices, and which classes exist. */
+static void hot_move_usage(struct btrfs_fs_info *fs_info,
+			   struct hot_move_usage *u)
+{
+	struct btrfs_fs_devices *fs_devices = fs_info->fs_devices;
+	struct btrfs_space_info *sinfo = fs_info->data_sinfo;
+	struct btrfs_block_group *bg;
+	struct btrfs_device *device;
+	u64 unallocated = 0;
+	int i;
+
+	memset(u, 0, sizeof(*u));
+	mutex_lock(&fs_devices->device_list_mutex);
+	list_for_each_entry(device, &fs_devices->devices, dev_list) {
+		u64 avail;
+
+		if (!test_bit(BTRFS_DEV_STATE_WRITEABLE, &device->dev_state) ||
+		    test_bit(BTRFS_DEV_STATE_REPLACE_TGT, &device->dev_state))
+			continue;
+		avail = device->total_bytes > device->bytes_used ?
+			device->total_bytes - device->bytes_used : 0;
+		unallocated += avail;
+		if (btrfs_device_nonrot(device)) {
+			u->nonrot = true;
+			u->total += avail;
+		} else {
+			u->rot = true;
+		}
+	}
+	mutex_unlock(&fs_devices->device_list_mutex);
+	if (!sinfo)
+		return;
+
+	down_read(&sinfo->groups_sem);
+	for (i = 0; i < BTRFS_NR_RAID_TYPES; i++) {
+		list_for_each_entry(bg, &sinfo->block_groups[i], list) {
+			if (!test_bit(BLOCK_GROUP_FLAG_NONROT, &bg->runtime_flags))
+				continue;
+			spin_lock(&bg->lock);
+			u->total += bg->length;
+			u->used += bg->used + bg->reserved + bg->pinned;
+			spin_unlock(&bg->lock);
+		}
+	}
+	up_read(&sinfo->groups_sem);
+
+	spin_lock(&sinfo->lock);
+	u->free = sinfo->total_bytes - min(sinfo->total_bytes,
+					   btrfs_space_info_used(sinfo, true));
+	spin_unlock(&sinfo->lock);
+	u->free += unallocated;
+}
+
+static bool hot_move_stopping(struct btrfs_fs_info *fs_info)
+{
+	return READ_ONCE(fs_info->hot_move.stopped) ||
+	       btrfs_fs_closing(fs_info) || sb_rdonly(fs_info->sb) ||
+	       !(fs_info->sb->s_flags & SB_ACTIVE);
+}
+
+/*
+ * Move [@start, @start + @len) of inode @ino of root @rootid to the class
+ * @to_nonrot says, 1 MiB hot_track range by range, each muted while it
+ * moves.  Returns the bytes moved.
+ */
+static u64 hot_move_file_range(struct btrfs_fs_info *fs_info, u64 rootid,
+			       u64 ino, u64 start, u64 len, bool to_nonrot)
+{
+	struct btrfs_hot_move *hm = &fs_info->hot_move;
+	struct btrfs_inode *inode;
+	struct btrfs_root *root;
+	u64 cur, next, moved = 0;
+	int ret = 0;
+
+	root = btrfs_get_fs_root(fs_info, rootid, true);
+	if (IS_ERR(root))
+		return 0;
+	inode = btrfs_iget(ino, root);
+	btrfs_put_root(root);
+	if (IS_ERR(inode))
+		return 0;
+	if (!S_ISREG(inode->vfs_inode.i_mode))
+		goto out;
+
+	for (cur = start; cur < start + len && !ret; cur = next) {
+		struct btrfs_hot_move_ctl ctl = {
+			.to_nonrot = to_nonrot,
+			.move_shared = READ_ONCE(hm->move_shared),
+		};
+		unsigned long index = cur >> HOT_RANGE_SHIFT;
+
+		if (hot_move_stopping(fs_info))
+			break;
+		next = min(start + len, (u64)(index + 1) << HOT_RANGE_SHIFT);
+		hot_track_mute_range(&inode->vfs_inode, index, true);
+		ret = btrfs_hot_move_range(inode, cur, next - cur, &ctl);
+		hot_track_mute_range(&inode->vfs_inode, index, false);
+		moved += ctl.moved;
+		atomic64_add(ctl.skipped_shared, &hm->skipped_shared);
+	}
+out:
+	iput(&inode->vfs_inode);
+	return moved;
+}
+
+/* Move hot ranges to the fast devices, up to @budget bytes. */
+static void hot_move_promote(struct btrfs_fs_info *fs_info, u64 budget)
+{
+	struct btrfs_hot_move *hm = &fs_info->hot_move;
+	u32 min_temp = READ_ONCE(hm->promote_temp);
+	struct hot_range_ref *refs;
+	unsigned long skip = 0;
+	u64 moved = 0;
+	int i, n;
+
+	refs = kmalloc_array(HOT_MOVE_REFS, sizeof(*refs), GFP_KERNEL);
+	if (!refs)
+		return;
+	while (moved < budget && skip < HOT_MOVE_PROMOTE_SCAN) {
+		n = hot_track_hot_ranges(fs_info->sb, min_temp, skip, refs,
+					 HOT_MOVE_REFS);
+		if (n <= 0)
+			break;
+		skip += n;
+		for (i = 0; i < n && moved < budget; i++) {
+			if (hot_move_stopping(fs_info))
+				goto out;
+			moved += hot_move_file_range(fs_info, refs[i].key.root,
+						     refs[i].key.ino,
+						     (u64)refs[i].index << HOT_RANGE_SHIFT,
+						     HOT_RANGE_SIZE, true);
+			cond_resched();
+		}
+	}
+out:
+	atomic64_add(moved, &hm->promoted);
+	kfree(refs);
+}
+
+/* A cold extent on the fast devices: who owns it and how hot it is. */
+struct hot_move_candidate {
+	u64 root;
+	u64 ino;
+	u64 offset;
+	u64 len;
+	u32 temp;
+	unsigned int owners;
+};
+
+static int hot_move_owner(u64 ino, u64 offset, u64 num_bytes, u64 root,
+			  void *ctx)
+{
+	struct hot_move_candidate *c = ctx;
+
+	if (!c->owners++) {
+		c->root = root;
+		c->ino = ino;
+		c->offset = offset;
+		c->len = num_bytes;
+	}
+	return 0;
+}
+
+/* The temperature of a file range: that of its hottest 1 MiB range. */
+static u32 hot_move_range_temp(struct btrfs_fs_info *fs_info,
+			       const struct hot_move_candidate *c)
+{
+	struct hot_inode_key key = { .root = c->root, .ino = c->ino };
+	unsigned long index = c->offset >> HOT_RANGE_SHIFT;
+	unsigned long last = (c->offset + c->len - 1) >> HOT_RANGE_SHIFT;
+	u32 temp, max = 0;
+
+	for (; index <= last; index++)
+		if (!hot_track_range_temp(fs_info->sb, &key, index, &temp))
+			max = max(max, temp);
+	return max;
+}
+
+static int hot_move_candidate_cmp(const void *a, const void *b)
+{
+	const struct hot_move_candidate *ca = a, *cb = b;
+
+	return ca->temp < cb->temp ? -1 : ca->temp > cb->temp;
+}
+
+/*
+ * Find up to HOT_MOVE_CANDIDATES extents of the fast devices, owned by one
+ * file range each (or any number with move_shared), colder than
+ * demote_temp, scanning from the cursor through the committed extent tree.
+ * Returns how many, coldest first.
+ */
+static int hot_move_find_cold(struct btrfs_fs_info *fs_info,
+			      struct hot_move_candidate *cand)
+{
+	struct btrfs_hot_move *hm = &fs_info->hot_move;
+	u32 max_temp = READ_ONCE(hm->demote_temp);
+	bool move_shared = READ_ONCE(hm->move_shared);
+	struct btrfs_path *path;
+	struct btrfs_key key;
+	u64 *bytenrs;
+	int nr = 0, scanned = 0;
+	bool wrapped = false;
+	int ret, i, n;
+
+	path = btrfs_alloc_path();
+	bytenrs = kmalloc_array(HOT_MOVE_CANDIDATES, sizeof(u64), GFP_KERNEL);
+	if (!path || !bytenrs)
+		goto out;
+	path->search_commit_root = true;
+	path->skip_locking = true;
+
+	while (nr < HOT_MOVE_CANDIDATES && scanned < HOT_MOVE_DEMOTE_SCAN) {
+		struct btrfs_root *extent_root;
+		struct btrfs_block_group *bg;
+		u64 cursor = hm->demote_cursor;
+
+		/* The next non-rotational data block group from the cursor. */
+		bg = btrfs_lookup_block_group(fs_info, cursor);
+		if (!bg)
+			bg = btrfs_lookup_first_block_group(fs_info, cursor);
+		while (bg && (!(bg->flags & BTRFS_BLOCK_GROUP_DATA) ||
+			      !test_bit(BLOCK_GROUP_FLAG_NONROT, &bg->runtime_flags)))
+			bg = btrfs_next_block_group(bg);
+		if (!bg) {
+			/* Wrap around, once per run. */
+			hm->demote_cursor = 0;
+			if (wrapped || !cursor)
+				break;
+			wrapped = true;
+			continue;
+		}
+		cursor = max(cursor, bg->start);
+
+		/* Collect a batch of extent items of that block group. */
+		n = 0;
+		extent_root = btrfs_extent_root(fs_info, cursor);
+		key.objectid = cursor;
+		key.type = BTRFS_EXTENT_ITEM_KEY;
+		key.offset = 0;
+		down_read(&fs_info->commit_root_sem);
+		ret = btrfs_search_slot(NULL, extent_root, &key, path, 0, 0);
+		while (ret >= 0 && n < HOT_MOVE_CANDIDATES) {
+			if (path->slots[0] >= btrfs_header_nritems(path->nodes[0])) {
+				ret = btrfs_next_leaf(extent_root, path);
+				if (ret)
+					break;
+				continue;
+			}
+			btrfs_item_key_to_cpu(path->nodes[0], &key, path->slots[0]);
+			if (key.objectid >= btrfs_block_group_end(bg))
+				break;
+			if (key.type == BTRFS_EXTENT_ITEM_KEY &&
+			    key.objectid >= cursor)
+				bytenrs[n++] = key.objectid;
+			path->slots[0]++;
+		}
+		up_read(&fs_info->commit_root_sem);
+		btrfs_release_path(path);
+		if (n == HOT_MOVE_CANDIDATES)
+			hm->demote_cursor = bytenrs[n - 1] + 1;
+		else
+			hm->demote_cursor = btrfs_block_group_end(bg);
+		btrfs_put_block_group(bg);
+		if (ret < 0)
+			break;
+
+		/* Owners and temperatures. */
+		for (i = 0; i < n && nr < HOT_MOVE_CANDIDATES; i++) {
+			struct btrfs_backref_walk_ctx walk = {
+				.bytenr = bytenrs[i],
+				.ignore_extent_item_pos = true,
+				.fs_info = fs_info,
+			};
+			struct hot_move_candidate *c = &cand[nr];
+
+			scanned++;
+			memset(c, 0, sizeof(*c));
+			if (iterate_extent_inodes(&walk, true, hot_move_owner, c) ||
+			    !c->owners || (c->owners > 1 && !move_shared))
+				continue;
+			c->temp = hot_move_range_temp(fs_info, c);
+			if (c->temp < max_temp)
+				nr++;
+		}
+		if (hot_move_stopping(fs_info))
+			break;
+		cond_resched();
+	}
+	sort(cand, nr, sizeof(*cand), hot_move_candidate_cmp, NULL);
+out:
+	kfree(bytenrs);
+	btrfs_free_path(path);
+	return nr;
+}
+
+/* Move the coldest data of the fast devices back, up to @budget bytes. */
+static void hot_move_demote(struct btrfs_fs_info *fs_info, u64 budget)
+{
+	struct btrfs_hot_move *hm = &fs_info->hot_move;
+	struct hot_move_candidate *cand;
+	u64 moved = 0;
+	int i, n;
+
+	cand = kmalloc_array(HOT_MOVE_CANDIDATES, sizeof(*cand), GFP_KERNEL);
+	if (!cand)
+		return;
+	n = hot_move_find_cold(fs_info, cand);
+	for (i = 0; i < n && moved < budget; i++) {
+		if (hot_move_stopping(fs_info))
+			break;
+		moved += hot_move_file_range(fs_info, cand[i].root, cand[i].ino,
+					     cand[i].offset, cand[i].len, false);
+		cond_resched();
+	}
+	atomic64_add(moved, &hm->demoted);
+	kfree(cand);
+}
+
+static void hot_move_run(struct btrfs_fs_info *fs_info)
+{
+	struct btrfs_hot_move *hm = &fs_info->hot_move;
+	u64 batch = (u64)READ_ONCE(hm->batch_mb) << 20;
+	u32 high = READ_ONCE(hm->high_wm), low = READ_ONCE(hm->low_wm);
+	struct hot_move_usage u;
+	u64 high_bytes, margin;
+
+	btrfs_update_block_groups_nonrot(fs_info);
+	hot_move_usage(fs_info, &u);
+	WRITE_ONCE(hm->active, u.rot && u.nonrot);
+	atomic64_set(&hm->ssd_used, u.used);
+	atomic64_set(&hm->ssd_total, u.total);
+	if (!hm->active)
+		return;
+	atomic64_inc(&hm->runs);
+
+	high_bytes = div_u64(u.total * high, 100);
+	if (u.used >= high_bytes) {
+		hot_move_demote(fs_info, min(batch, u.used -
+					     div_u64(u.total * low, 100)));
+		return;
+	}
+	/* Leave free space to user writes: the old extents stay until commit. */
+	margin = max_t(u64, HOT_MOVE_MIN_FREE, div_u64(u.free + u.used, 20));
+	if (u.free <= margin)
+		return;
+	hot_move_promote(fs_info, min3(batch, high_bytes - u.used,
+				       u.free - margin));
+}
+
+static void hot_move_work(struct work_struct *work)
+{
+	struct btrfs_hot_move *hm = container_of(to_delayed_work(work),
+						 struct btrfs_hot_move, work);
+	struct btrfs_fs_info *fs_info = container_of(hm, struct btrfs_fs_info,
+						     hot_move);
+
+	if (hot_move_stopping(fs_info) ||
+	    !btrfs_test_opt(fs_info, HOT_MOVE))
+		return;
+	if (!test_bit(BTRFS_FS_STATE_REMOUNTING, &fs_info->fs_state) &&
+	    sb_start_write_trylock(fs_info->sb)) {
+		hot_move_run(fs_info);
+		sb_end_write(fs_info->sb);
+	}
+	if (!READ_ONCE(hm->stopped))
+		queue_delayed_work(system_dfl_wq, &hm->work,
+				   READ_ONCE(hm->interval) * HZ);
+}
+
+/**
+ * btrfs_hot_move_init() - set up the hot relocation state of a filesystem
+ * @fs_info: the filesystem, being set up.
+ *
+ * Sets the tunables to their defaults; nothing runs until
+ * btrfs_hot_move_update().
+ */
+void btrfs_hot_move_init(struct btrfs_fs_info *fs_info)
+{
+	struct btrfs_hot_move *hm = &fs_info->hot_move;
+
+	INIT_DELAYED_WORK(&hm->work, hot_move_work);
+	mutex_init(&hm->lock);
+	hm->stopped = true;
+	hm->promote_temp = BTRFS_HOT_MOVE_PROMOTE_TEMP;
+	hm->demote_temp = BTRFS_HOT_MOVE_DEMOTE_TEMP;
+	hm->interval = BTRFS_HOT_MOVE_INTERVAL;
+	hm->high_wm = BTRFS_HOT_MOVE_HIGH_WM;
+	hm->low_wm = BTRFS_HOT_MOVE_LOW_WM;
+	hm->batch_mb = BTRFS_HOT_MOVE_BATCH_MB;
+}
+
+/**
+ * btrfs_hot_move_stop() - stop hot relocation and wait for it
+ * @fs_info: the filesystem.
+ *
+ * Waits for a run in progress, which stops between two ranges.  Data
+ * allocations stop preferring rotational devices.
+ *
+ * Context: process context; not from the work item itself.
+ */
+void btrfs_hot_move_stop(struct btrfs_fs_info *fs_info)
+{
+	struct btrfs_hot_move *hm = &fs_info->hot_move;
+
+	/* Under the lock: a tunable's store must not queue the work after. */
+	mutex_lock(&hm->lock);
+	WRITE_ONCE(hm->stopped, true);
+	mutex_unlock(&hm->lock);
+	cancel_delayed_work_sync(&hm->work);
+	WRITE_ONCE(hm->active, false);
+}
+
+/**
+ * btrfs_hot_move_update() - start or stop hot relocation after (re)mount
+ * @fs_info: the filesystem.
+ *
+ * Runs relocation if the filesystem is read-write and mounted with
+ * hot_move, and stops it otherwise.
+ *
+ * Context: process context; mount or remount (&super_block.s_umount held).
+ */
+void btrfs_hot_move_update(struct btrfs_fs_info *fs_info)
+{
+	struct btrfs_hot_move *hm = &fs_info->hot_move;
+	struct hot_move_usage u;
+
+	if (!btrfs_test_opt(fs_info, HOT_MOVE) || sb_rdonly(fs_info->sb)) {
+		btrfs_hot_move_stop(fs_info);
+		return;
+	}
+	if (!READ_ONCE(hm->stopped))
+		return;
+	/* Prefer rotational devices for data from now on. */
+	btrfs_update_block_groups_nonrot(fs_info);
+	hot_move_usage(fs_info, &u);
+	WRITE_ONCE(hm->active, u.rot && u.nonrot);
+	mutex_lock(&hm->lock);
+	WRITE_ONCE(hm->stopped, false);
+	queue_delayed_work(system_dfl_wq, &hm->work,
+			   READ_ONCE(hm->interval) * HZ);
+	mutex_unlock(&hm->lock);
+}
+
+/**
+ * btrfs_hot_move_kick() - run hot relocation now
+ * @fs_info: the filesystem.
+ *
+ * For a change of the tunables: the next run starts at once, if
+ * relocation is running.
+ *
+ * Context: process context, under &btrfs_hot_move.lock.
+ */
+void btrfs_hot_move_kick(struct btrfs_fs_info *fs_info)
+{
+	struct btrfs_hot_move *hm = &fs_info->hot_move;
+
+	lockdep_assert_held(&hm->lock);
+	if (!READ_ONCE(hm->stopped))
+		mod_delayed_work(system_dfl_wq, &hm->work, 0);
+}

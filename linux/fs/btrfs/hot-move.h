@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Hot relocation: hot data to non-rotational devices, cold data back.
+ */
+#ifndef BTRFS_HOT_MOVE_H
+#define BTRFS_HOT_MOVE_H
+
+#include <linux/atomic.h>
+#include <linux/mutex.h>
+#include <linux/types.h>
+#include <linux/workqueue.h>
+
+struct btrfs_fs_info;
+
+/* Defaults and bounds of the tunables (/sys/fs/btrfs/<uuid>/hot_move/). */
+#define BTRFS_HOT_MOVE_PROMOTE_TEMP	0x82000000U
+#define BTRFS_HOT_MOVE_DEMOTE_TEMP	0x68000000U
+#define BTRFS_HOT_MOVE_INTERVAL		30
+#define BTRFS_HOT_MOVE_INTERVAL_MAX	3600
+#define BTRFS_HOT_MOVE_HIGH_WM		90
+#define BTRFS_HOT_MOVE_LOW_WM		75
+#define BTRFS_HOT_MOVE_BATCH_MB		64
+#define BTRFS_HOT_MOVE_BATCH_MB_MAX	4096
+
+/**
+ * struct btrfs_hot_move - hot relocation state of a filesystem
+ * @work: the relocation work item; runs every @interval seconds while the
+ *	filesystem is mounted read-write with hot_move.
+ * @lock: serialises the stores of the tunables, which must stay ordered.
+ * @stopped: set while the work item must not run or requeue itself.
+ * @active: both device classes are present and writeable, so data
+ *	allocations prefer rotational devices; updated by each run.
+ * @promote_temp: ranges at or above this temperature (hot_track units)
+ *	move to non-rotational devices.
+ * @demote_temp: ranges below it may move back when the fast devices fill;
+ *	less than @promote_temp.
+ * @interval: seconds between two runs, 1 to %BTRFS_HOT_MOVE_INTERVAL_MAX.
+ * @high_wm: percentage of the fast devices' data capacity above which
+ *	cold data moves back, and up to which hot data moves there.
+ * @low_wm: percentage demotion brings the usage back under; < @high_wm;
+ *	0 demotes every cold range.
+ * @batch_mb: MiB moved per run and direction at most.
+ * @move_shared: also move extents shared with other files or snapshots.
+ * @demote_cursor: logical address the next scan for cold extents starts
+ *	at; only the work item uses it.
+ * @runs: runs of the work item that found both device classes.
+ * @promoted: bytes moved to non-rotational devices.
+ * @demoted: bytes moved to rotational devices.
+ * @skipped_shared: bytes of shared extents left in place.
+ * @ssd_used: bytes used in non-rotational data block groups, last run.
+ * @ssd_total: their capacity: those block groups and the unallocated
+ *	space of non-rotational devices, in bytes, last run.
+ */
+struct btrfs_hot_move {
+	struct delayed_work work;
+	struct mutex lock;
+	bool stopped;
+	bool active;
+	u32 promote_temp;
+	u32 demote_temp;
+	u32 interval;
+	u32 high_wm;
+	u32 low_wm;
+	u32 batch_mb;
+	bool move_shared;
+	u64 demote_cursor;
+	atomic64_t runs;
+	atomic64_t promoted;
+	atomic64_t demoted;
+	atomic64_t skipped_shared;
+	atomic64_t ssd_used;
+	atomic64_t ssd_total;
+};
+
+void btrfs_hot_move_init(struct btrfs_fs_info *fs_info);
+void btrfs_hot_move_update(struct btrfs_fs_info *fs_info);
+void btrfs_hot_move_stop(struct btrfs_fs_info *fs_info);
+void btrfs_hot_move_kick(struct btrfs_fs_info *fs_info);
+
+#endif

@@ -1,0 +1,106 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# guest-hot-move.sh OUTDIR [RUNTIME] [SIZE_MB] [DELAY_MS] [CONFIGS] [PROMOTE]:
+# the btrfs hot relocation benchmark, as root inside the guest (or on a test
+# machine).
+#
+# A slow rotational disk: dm-delay over $DISK_hdd, DELAY_MS (default 4) on
+# every read and write, marked rotational.  A non-rotational $DISK_ssd, and a
+# second one, $DISK_fast, at least SIZE_MB + 1 GiB.  All are reformatted!
+# The workload is fio/hot-move.fio: 4 KiB O_DIRECT random reads over one
+# file of SIZE_MB (default 2048: larger than the SSD), its 1 MiB ranges as
+# hot as with a zipf 1.2 distribution, RUNTIME seconds (default 240), the
+# bandwidth logged every second.
+# Beside it a file of SIZE_MB / 4 is written once and never read.  CONFIGS
+# (default all three, comma separated):
+#
+#   hot_move   btrfs on the slow disk and the SSD, mount -o hot_move, a
+#              relocation run every 5 s, promote_temp PROMOTE (default
+#              0x7c000000, one access per 2 s; "default" keeps 0x82000000)
+#   hot_track  the same filesystem, mount -o hot_track: nothing moves
+#   bound      btrfs on $DISK_fast alone: everything on non-rotational
+#              storage, the upper bound
+#
+# OUTDIR/<config>_bw.*.log are fio's bandwidth logs, OUTDIR/<config>.json
+# its results, OUTDIR/<config>.txt what moved and where the files ended up.
+# plot-hot-move.py turns them into a plot and a report.
+set -euo pipefail
+[ $# -ge 1 ] || { sed -n '4,27p' "$0"; exit 2; }
+out=$(realpath -m "$1") runtime=${2:-240} size=${3:-2048} delay=${4:-4}
+configs=${5:-hot_move,hot_track,bound} promote=${6:-0x7c000000}
+here=$(cd "$(dirname "$0")" && pwd)
+# btrfs_where (selftests/hot_track): built in place, or in the UML
+# harness's build directory, or as $BTRFS_WHERE.
+where=${BTRFS_WHERE:-$here/../selftests/hot_track/btrfs_where}
+[ -x "$where" ] || where=${HT_TOP:-}/build/selftests/btrfs_where
+mnt=/mnt/hot_move
+hdd=${DISK_hdd:?} ssd=${DISK_ssd:?} fast=${DISK_fast:?}
+mkdir -p "$out" "$mnt"
+
+# rotational DEV 0|1: by device number, as DEV may be a device-mapper name.
+rotational() {
+	local n
+	n=$(stat -L -c '%t:%T' "$1")
+	echo "$2" > "/sys/dev/block/$((16#${n%:*})):$((16#${n#*:}))/queue/rotational"
+}
+
+# The slow disk.
+dmsetup remove slow 2>/dev/null || true
+dmsetup create --noudevsync slow --table \
+	"0 $(blockdev --getsz "$hdd") delay $hdd 0 $delay $hdd 0 $delay"
+dmsetup mknodes slow
+slow=/dev/mapper/slow
+trap 'umount "$mnt" 2>/dev/null; dmsetup remove slow 2>/dev/null || true' EXIT
+
+echo 1 > /proc/sys/fs/hot-update-delay
+{
+	cat /proc/version
+	echo "cpus $(nproc), $(grep MemTotal /proc/meminfo)"
+	echo "slow disk: dm-delay ${delay} ms over $hdd ($(blockdev --getsize64 "$hdd") bytes)"
+	echo "ssd: $ssd ($(blockdev --getsize64 "$ssd") bytes), fast: $fast"
+	echo "file ${size} MiB, cold file $((size / 4)) MiB, ${runtime} s, promote_temp $promote"
+} > "$out/setup.txt"
+
+for cfg in ${configs//,/ }; do
+	rotational "$hdd" 1
+	rotational "$slow" 1
+	rotational "$ssd" 0
+	rotational "$fast" 0
+	case $cfg in
+	hot_move|hot_track)
+		mkfs.btrfs -q -f -d single -m raid1 "$slow" "$ssd" >/dev/null
+		mount -t btrfs -o "device=$ssd,$cfg" "$slow" "$mnt" ;;
+	bound)
+		mkfs.btrfs -q -f "$fast" >/dev/null
+		mount -t btrfs -o hot_track "$fast" "$mnt" ;;
+	*) echo "guest-hot-move: unknown config $cfg" >&2; exit 2 ;;
+	esac
+	hm=/sys/fs/btrfs/$(btrfs filesystem show "$mnt" | awk '/uuid:/ { print $NF }')/hot_move
+	[ "$cfg" = hot_move ] && echo 1000 > "$hm/interval"
+
+	# The data, written once; then nothing is cached.
+	dd if=/dev/urandom of="$mnt/data" bs=1M count="$size" status=none
+	dd if=/dev/urandom of="$mnt/cold" bs=1M count=$((size / 4)) status=none
+	sync
+	echo 3 > /proc/sys/vm/drop_caches
+	if [ "$cfg" = hot_move ]; then
+		[ "$promote" = default ] || echo "$promote" > "$hm/promote_temp"
+		echo 5 > "$hm/interval"
+	fi
+
+	echo "guest-hot-move: $cfg"
+	(cd "$out" && FILE=$mnt/data SIZE=${size}m RUNTIME=$runtime NAME=$cfg \
+		fio --output-format=json --output="$out/$cfg.json" \
+		"$here/fio/hot-move.fio")
+	{
+		echo "config $cfg"
+		for f in runs promoted_bytes demoted_bytes \
+			 skipped_shared_bytes ssd_used_bytes ssd_total_bytes; do
+			[ -e "$hm/$f" ] && echo "$f $(cat "$hm/$f")"
+		done
+		echo "data $("$where" "$mnt/data")"
+		echo "cold $("$where" "$mnt/cold")"
+	} > "$out/$cfg.txt"
+	umount "$mnt"
+done

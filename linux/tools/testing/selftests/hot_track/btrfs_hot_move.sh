@@ -1,0 +1,335 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# btrfs hot relocation (mount -o hot_move) on a filesystem made of a
+# rotational and a non-rotational device: hot ranges move to the latter,
+# cold ones back, and no data is lost on the way.
+#
+# Devices: HOT_MOVE_HDD=/dev/A (made rotational) and HOT_MOVE_SSD=/dev/B
+# (made non-rotational), both reformatted; else loop devices on sparse
+# files in $TMPDIR.  Every case ends with a scrub, the files' checksums and,
+# at the end, btrfs check.
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../kselftest/ktap_helpers.sh"
+where=${BTRFS_WHERE:-$here/btrfs_where}
+
+[ "$(id -u)" = 0 ] || { ktap_skip_all "needs root"; exit "$KSFT_SKIP"; }
+for t in mkfs.btrfs btrfs fio sha256sum "$where"; do
+	command -v "$t" >/dev/null || { ktap_skip_all "no $t"; exit "$KSFT_SKIP"; }
+done
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/hot_move.XXXXXX")
+mnt=$work/mnt
+loops=()
+mkdir -p "$mnt"
+cleanup() {
+	jobs -p | xargs -r kill 2>/dev/null
+	wait
+	mountpoint -q "$mnt" && umount "$mnt"
+	for l in "${loops[@]}"; do losetup -d "$l"; done
+	rm -rf "$work"
+}
+trap cleanup EXIT
+
+loopdev() {	# loopdev NAME SIZE
+	truncate -s "$2" "$work/$1.img" && losetup -f --show "$work/$1.img"
+}
+hdd=${HOT_MOVE_HDD:-}
+ssd=${HOT_MOVE_SSD:-}
+if [ -z "$hdd" ] || [ -z "$ssd" ]; then
+	hdd=$(loopdev hdd 3G) && loops+=("$hdd") &&
+	ssd=$(loopdev ssd 1G) && loops+=("$ssd") ||
+		{ ktap_skip_all "no devices"; exit "$KSFT_SKIP"; }
+fi
+
+queue() { echo "/sys/class/block/$(basename "$(realpath "$1")")/queue"; }
+# The rotational flag of a ubd or loop device is lost at each boot: set it
+# before every mount, as btrfs reads it when it classifies block groups.
+set_classes() {
+	echo 1 > "$(queue "$hdd")/rotational" && echo 0 > "$(queue "$ssd")/rotational"
+}
+
+do_mount() {	# do_mount OPTIONS
+	set_classes && mount -t btrfs -o "device=$ssd,$1" "$hdd" "$mnt"
+}
+
+hm=
+new_fs() {	# new_fs [MKFS OPTIONS]: a fresh filesystem, mounted with hot_move
+	mountpoint -q "$mnt" && umount "$mnt"
+	mkfs.btrfs -q -f -d single -m raid1 "$@" "$hdd" "$ssd" >/dev/null || return 1
+	do_mount hot_move || return 1
+	hm=/sys/fs/btrfs/$(btrfs filesystem show "$mnt" | awk '/uuid:/ { print $NF }')/hot_move
+	[ -d "$hm" ]
+}
+
+tune() {	# tune NAME=VALUE...
+	local kv
+	for kv in "$@"; do
+		echo "${kv#*=}" > "$hm/${kv%%=*}" || return 1
+	done
+}
+
+# Reads every 1 MiB range of FILE from FIRST to LAST (MiB) N times, from
+# disk (O_DIRECT, into a buffer faulted in beforehand, so that no read falls
+# back to the page cache): what hot tracking counts.
+heat() {	# heat FILE FIRST LAST N
+	python3 - "$@" <<'PY'
+import mmap, os, sys
+path, first, last, n = sys.argv[1], *map(int, sys.argv[2:])
+buf = mmap.mmap(-1, 1 << 20)
+buf.write(bytes(1 << 20))
+fd = os.open(path, os.O_RDONLY | os.O_DIRECT)
+for _ in range(n):
+    for r in range(first, last + 1):
+        os.preadv(fd, [buf], r << 20)
+PY
+}
+
+# wait_for SECONDS COMMAND...: until COMMAND succeeds (quote what must be
+# evaluated anew each time: wait_for 5 eval '[ "$(cat f)" = 1 ]').
+wait_for() {
+	local end=$((SECONDS + $1))
+	shift
+	until "$@"; do
+		[ $SECONDS -ge $end ] && return 1
+		sleep 0.5
+	done
+}
+
+stat_of() { cat "$hm/$1"; }
+opts() { awk -v m="$mnt" '$2 == m { print $4 }' /proc/mounts; }
+on() {		# on FILE PATTERN: btrfs_where's map of FILE matches PATTERN
+	# shellcheck disable=SC2053
+	[[ $("$where" "$1") == $2 ]]
+}
+fail() { echo "# $*"; rc=1; }
+report() {	# report NAME RC [MESSAGE]
+	[ "$2" = 0 ] && ktap_test_pass "$1" || ktap_test_fail "$1${3:+: $3}"
+}
+
+# Scrub clean and contents unchanged: sums NAME holds the reference.
+verify() {	# verify SUMS
+	btrfs scrub start -B "$mnt" >"$work/scrub.log" 2>&1 &&
+		grep -q "Error summary: *no errors found" "$work/scrub.log" &&
+		(cd "$mnt" && sha256sum --quiet -c "$work/$1")
+}
+sums() { (cd "$mnt" && sha256sum "$@") > "$work/sums"; }
+
+ktap_print_header
+ktap_set_plan 10
+
+echo 1 > /proc/sys/fs/hot-update-delay
+
+# 1. Options: hot_move implies hot_track, turns on and off with remount,
+# refuses bad tunables and stops on a read-only remount.
+rc=1
+if new_fs; then
+	rc=0
+	[[ ,$(opts), == *,hot_track,hot_move,* ]] ||
+		fail "no hot_track,hot_move in /proc/mounts"
+	[ "$(stat_of active)" = 1 ] || fail "not active"
+	mount -o remount,nohot_move "$mnt" || fail "remount nohot_move"
+	[[ ,$(opts), == *,hot_move,* ]] && fail "hot_move after nohot_move"
+	[[ ,$(opts), == *,hot_track,* ]] || fail "nohot_move took hot_track"
+	[ "$(stat_of active)" = 0 ] || fail "active after nohot_move"
+	mount -o remount,hot_move "$mnt" || fail "remount hot_move"
+	[ "$(stat_of active)" = 1 ] || fail "not active after remount"
+	# Out of bounds or out of order: EINVAL, and nothing changes.
+	for bad in interval=0 interval=3601 batch_mb=0 high_watermark=101 \
+		   low_watermark=-1 high_watermark=75 low_watermark=90 \
+		   promote_temp=0x68000000 demote_temp=0x90000000 move_shared=2 \
+		   interval=x; do
+		tune "$bad" 2>/dev/null && fail "accepted $bad"
+	done
+	[ "$(stat_of interval)" = 30 ] && [ "$(stat_of high_watermark)" = 90 ] &&
+		[ "$(stat_of low_watermark)" = 75 ] &&
+		[ "$(stat_of promote_temp)" = 0x82000000 ] || fail "tunables changed"
+	tune interval=1 || fail "interval=1 refused"
+	mount -o remount,ro "$mnt" || fail "remount ro"
+	runs=$(stat_of runs)
+	sleep 3
+	[ "$(stat_of runs)" = "$runs" ] || fail "runs while read-only"
+	mount -o remount,rw "$mnt" || fail "remount rw"
+	wait_for 10 eval '[ "$(stat_of runs)" -gt "$runs" ]' || fail "no runs after remount rw"
+	umount "$mnt" || fail "umount"
+	if mkfs.btrfs -q -f -m single -d single --mixed "$ssd" >/dev/null &&
+	   set_classes && mount -t btrfs -o hot_move "$ssd" "$mnt" 2>/dev/null; then
+		fail "hot_move accepted with mixed block groups"
+		umount "$mnt"
+	fi
+fi
+report "options, remount and tunables" $rc
+
+# 2. Placement and promotion: new data goes to the rotational device; the
+# ranges read often move to the other one, the rest stays.
+rc=1
+if new_fs; then
+	rc=0
+	dd if=/dev/urandom of="$mnt/hot" bs=1M count=32 status=none
+	dd if=/dev/urandom of="$mnt/cold" bs=1M count=32 status=none
+	sync
+	on "$mnt/hot" "$(printf 'H%.0s' {1..32})" || { echo "# new data not on HDD"; rc=1; }
+	sums hot cold
+	tune promote_temp=0x84000000 interval=1 || fail "line $LINENO"
+	heat "$mnt/hot" 0 15 30 || fail "line $LINENO"
+	wait_for 30 on "$mnt/hot" "SSSSSSSSSSSSSSSSHHHHHHHHHHHHHHHH" ||
+		{ echo "# hot: $("$where" "$mnt/hot")"; rc=1; }
+	on "$mnt/cold" "$(printf 'H%.0s' {1..32})" || { echo "# cold moved"; rc=1; }
+	[ "$(stat_of promoted_bytes)" -ge $((16 << 20)) ] || fail "line $LINENO"
+	verify sums || fail "line $LINENO"
+	cp "$work/sums" "$work/sums.2"
+fi
+report "hot ranges promoted, cold data stays" $rc
+
+# 3. Persistence: placement survives a remount; new data still goes to the
+# rotational device.
+rc=1
+if mountpoint -q "$mnt" && umount "$mnt" && do_mount hot_move; then
+	rc=0
+	on "$mnt/hot" "SSSSSSSSSSSSSSSSHHHHHHHHHHHHHHHH" || fail "line $LINENO"
+	dd if=/dev/urandom of="$mnt/new" bs=1M count=8 status=none
+	sync
+	on "$mnt/new" "HHHHHHHH" || fail "line $LINENO"
+	verify sums.2 || fail "line $LINENO"
+fi
+report "placement persists across remount" $rc
+
+# 4. Demotion: above the high watermark the coldest data goes back until
+# usage is under the low watermark.
+rc=1
+if mountpoint -q "$mnt"; then
+	rc=0
+	demoted=$(stat_of demoted_bytes)
+	# Everything counts as cold now, and the 16 MiB are above 1%.
+	tune promote_temp=0xff000000 demote_temp=0xfe000000 interval=1 \
+	     low_watermark=0 high_watermark=1 || fail "line $LINENO"
+	wait_for 30 on "$mnt/hot" "$(printf 'H%.0s' {1..32})" ||
+		{ echo "# hot: $("$where" "$mnt/hot")"; rc=1; }
+	[ "$(stat_of demoted_bytes)" -gt "$demoted" ] || fail "line $LINENO"
+	verify sums.2 || fail "line $LINENO"
+fi
+report "cold ranges demoted above the high watermark" $rc
+
+# 5. Concurrent writers: fio verifies its random writes to a file that
+# relocation moves meanwhile.
+rc=1
+if new_fs; then
+	rc=0
+	tune promote_temp=0x80000000 interval=1 || fail "line $LINENO"
+	fio --name=w --filename="$mnt/busy" --size=16M --bs=4k --rw=randwrite \
+	    --direct=1 --ioengine=psync --verify=crc32c --loops=6 \
+	    --output="$work/fio.log" &
+	fio_pid=$!
+	while kill -0 $fio_pid 2>/dev/null; do
+		heat "$mnt/busy" 0 15 1 2>/dev/null
+	done
+	wait $fio_pid || { tail -5 "$work/fio.log"; rc=1; }
+	echo "# busy: $("$where" "$mnt/busy"), promoted $(stat_of promoted_bytes)"
+	[ "$(stat_of promoted_bytes)" -gt 0 ] || fail "line $LINENO"
+	fio --name=w --filename="$mnt/busy" --size=16M --bs=4k --rw=randwrite \
+	    --direct=1 --verify=crc32c --verify_only --loops=6 \
+	    --output="$work/fio2.log" || { tail -5 "$work/fio2.log"; rc=1; }
+	sums busy
+	verify sums || fail "line $LINENO"
+fi
+report "concurrent writers during relocation" $rc
+
+# 6. Snapshots and reflinks: shared extents stay unless move_shared; the
+# snapshot and the reflink keep their data either way.
+rc=1
+if new_fs; then
+	rc=0
+	dd if=/dev/urandom of="$mnt/orig" bs=1M count=8 status=none
+	cp --reflink=always "$mnt/orig" "$mnt/clone" || fail "line $LINENO"
+	btrfs subvolume snapshot -r "$mnt" "$mnt/snap" >/dev/null || fail "line $LINENO"
+	sync
+	sums orig clone snap/orig
+	tune promote_temp=0x84000000 interval=1 || fail "line $LINENO"
+	heat "$mnt/orig" 0 7 30 || fail "line $LINENO"
+	wait_for 15 eval '[ "$(stat_of skipped_shared_bytes)" -gt 0 ]' || fail "line $LINENO"
+	on "$mnt/orig" "HHHHHHHH" || { echo "# shared extents moved"; rc=1; }
+	tune move_shared=1 || fail "line $LINENO"
+	heat "$mnt/orig" 0 7 10 || fail "line $LINENO"
+	wait_for 30 on "$mnt/orig" "SSSSSSSS" || { echo "# orig: $("$where" "$mnt/orig")"; rc=1; }
+	on "$mnt/snap/orig" "HHHHHHHH" || fail "line $LINENO"
+	on "$mnt/clone" "HHHHHHHH" || fail "line $LINENO"
+	verify sums || fail "line $LINENO"
+fi
+report "snapshots and reflinks" $rc
+
+# 7. Unmount while relocation runs, again and again.
+rc=1
+if new_fs; then
+	rc=0
+	dd if=/dev/urandom of="$mnt/big" bs=1M count=96 status=none
+	sync
+	sums big
+	for i in $(seq 6); do
+		tune promote_temp=0x80000000 interval=1 batch_mb=4096 || fail "line $LINENO"
+		heat "$mnt/big" 0 95 2 || fail "line $LINENO"
+		sleep 0.$((RANDOM % 10))$((RANDOM % 10))
+		umount "$mnt" || { fail "line $LINENO"; break; }
+		do_mount hot_move || { fail "line $LINENO"; break; }
+		verify sums || { fail "line $LINENO"; break; }
+	done
+	echo "# big: $("$where" "$mnt/big")"
+fi
+report "unmount during relocation" $rc
+
+# 8. A full SSD: promotion fills it and stops, falling back to the HDD, and
+# leaves free space to user writes, who can write all that df says is free.
+# (Moving 1 MiB ranges of larger extents keeps the old extents allocated
+# until all of them moved: that space shows as used in df.)
+rc=1
+if new_fs; then
+	rc=0
+	# More data than the SSD holds, all of it hot enough: written once,
+	# it stays above such a low threshold for minutes.
+	size=$(($(blockdev --getsize64 "$ssd") >> 20))
+	dd if=/dev/urandom of="$mnt/huge" bs=1M count=$size status=none
+	sync
+	sums huge
+	tune demote_temp=0x50000000 promote_temp=0x60000000 interval=1 \
+	     high_watermark=100 low_watermark=99 batch_mb=4096 || fail "tune"
+	full='[ "$(stat_of ssd_used_bytes)" -ge $(($(stat_of ssd_total_bytes) * 9 / 10)) ]'
+	wait_for 120 eval "$full" || fail "SSD not filled"
+	sleep 3
+	echo "# SSD $(stat_of ssd_used_bytes) of $(stat_of ssd_total_bytes) bytes"
+	avail=$(df -B1 --output=avail "$mnt" | tail -1)
+	[ "$avail" -ge $((64 << 20)) ] || fail "relocation left $avail bytes free"
+	dd if=/dev/zero of="$mnt/fill" bs=1M status=none 2>/dev/null
+	sync
+	filled=$(stat -c %s "$mnt/fill")
+	echo "# df said $avail bytes free, wrote $filled"
+	[ "$filled" -ge $((avail * 97 / 100)) ] || fail "early ENOSPC"
+	rm -f "$mnt/fill"
+	sync
+	verify sums || fail "verify"
+fi
+report "full SSD: fallback, free space left, no early ENOSPC" $rc
+
+# 9. Without hot_move nothing moves, however hot.
+rc=1
+if new_fs; then
+	rc=0
+	mount -o remount,nohot_move,hot_track "$mnt" || fail "line $LINENO"
+	dd if=/dev/urandom of="$mnt/f" bs=1M count=8 status=none
+	sync
+	before=$("$where" "$mnt/f")
+	tune promote_temp=0x80000000 interval=1 || fail "line $LINENO"
+	heat "$mnt/f" 0 7 30 || fail "line $LINENO"
+	sleep 4
+	on "$mnt/f" "$before" || fail "line $LINENO"
+	[ "$(stat_of promoted_bytes)" = 0 ] || fail "line $LINENO"
+fi
+report "nothing moves without hot_move" $rc
+
+# 10. The filesystem is consistent.
+rc=1
+if mountpoint -q "$mnt" && umount "$mnt"; then
+	btrfs check --readonly "$hdd" >"$work/check.log" 2>&1 && rc=0
+	[ $rc = 0 ] || tail -20 "$work/check.log"
+fi
+report "btrfs check" $rc
+
+ktap_finished
