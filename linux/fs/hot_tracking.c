@@ -543,7 +543,8 @@ void hot_track_spot(struct hot_info *hi, bool ranges, unsigned int max,
  * two calls reorders the list, so a caller paging through it may see a
  * range twice or miss one.  The result is a copy: the caller may sleep on it.
  *
- * Context: any context that may take a spinlock; takes &hot_info.map_lock.
+ * Context: any context that may take a spinlock; takes &hot_info.map_lock
+ * and, inside it, each listed range's item lock.
  * Return: the number of entries stored in @refs; 0 if @sb does not track
  * hot data.
  */
@@ -571,6 +572,10 @@ int hot_track_hot_ranges(struct super_block *sb, u32 min_temp,
 			refs[n].key = hr->hot_inode->key;
 			refs[n].index = hr->index;
 			refs[n].temp = hr->temp;
+			xa_lock(&hr->hot_inode->ranges);
+			refs[n].nr_reads = hr->freq.nr_reads;
+			refs[n].nr_writes = hr->freq.nr_writes;
+			xa_unlock(&hr->hot_inode->ranges);
 			if (++n == max)
 				break;
 		}

@@ -165,6 +165,13 @@ out:
 	return moved;
 }
 
+/*
+ * Reads from disk a hot range needs to be promoted.  New writes go to
+ * rotational devices anyway, and one access looks hot for a while (its
+ * first gap counts as a second).
+ */
+#define HOT_MOVE_MIN_READS	2
+
 /* Move hot ranges to the fast devices, up to @budget bytes. */
 static void hot_move_promote(struct btrfs_fs_info *fs_info, u64 budget)
 {
@@ -187,6 +194,8 @@ static void hot_move_promote(struct btrfs_fs_info *fs_info, u64 budget)
 		for (i = 0; i < n && moved < budget; i++) {
 			if (hot_move_stopping(fs_info))
 				goto out;
+			if (refs[i].nr_reads < HOT_MOVE_MIN_READS)
+				continue;
 			moved += hot_move_file_range(fs_info, refs[i].key.root,
 						     refs[i].key.ino,
 						     (u64)refs[i].index << HOT_RANGE_SHIFT,

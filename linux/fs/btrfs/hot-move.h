@@ -53,7 +53,7 @@ struct btrfs_fs_info;
  */
 struct btrfs_hot_move {
 	struct delayed_work work;
-	struct mutex lock;
+	struct mutex lock;	/* tunable stores, @stopped */
 	bool stopped;
 	bool active;
 	u32 promote_temp;

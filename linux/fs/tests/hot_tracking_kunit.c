@@ -659,6 +659,8 @@ static void hot_hot_ranges_test(struct kunit *test)
 	for (i = 0; i < n; i++) {
 		KUNIT_EXPECT_EQ(test, refs[i].index, i);
 		KUNIT_EXPECT_EQ(test, refs[i].key.ino, 100);
+		KUNIT_EXPECT_EQ(test, refs[i].nr_reads, 10);
+		KUNIT_EXPECT_EQ(test, refs[i].nr_writes, 0);
 		KUNIT_EXPECT_EQ(test, hot_track_range_temp(fs->sb, &key, i, &temp),
 				0);
 		KUNIT_EXPECT_EQ(test, temp, refs[i].temp);

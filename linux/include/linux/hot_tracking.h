@@ -212,11 +212,15 @@ struct hot_info {
  * @index: the range number: the range covers the bytes from
  *	@index << %HOT_RANGE_SHIFT for %HOT_RANGE_SIZE bytes.
  * @temp: its temperature as of the last update pass.
+ * @nr_reads: its reads from disk so far (&hot_freq.nr_reads).
+ * @nr_writes: its writes to disk so far (&hot_freq.nr_writes).
  */
 struct hot_range_ref {
 	struct hot_inode_key key;
 	u32 index;
 	u32 temp;
+	u32 nr_reads;
+	u32 nr_writes;
 };
 
 /**

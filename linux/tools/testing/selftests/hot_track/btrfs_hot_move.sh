@@ -283,12 +283,13 @@ report "unmount during relocation" $rc
 rc=1
 if new_fs; then
 	rc=0
-	# More data than the SSD holds, all of it hot enough: written once,
-	# it stays above such a low threshold for minutes.
+	# More data than the SSD holds, all of it hot enough: read twice, it
+	# stays above such a low threshold for minutes.
 	size=$(($(blockdev --getsize64 "$ssd") >> 20))
 	dd if=/dev/urandom of="$mnt/huge" bs=1M count=$size status=none
 	sync
 	sums huge
+	heat "$mnt/huge" 0 $((size - 1)) 2 || fail "line $LINENO"
 	tune demote_temp=0x50000000 promote_temp=0x60000000 interval=1 \
 	     high_watermark=100 low_watermark=99 batch_mb=4096 || fail "tune"
 	full='[ "$(stat_of ssd_used_bytes)" -ge $(($(stat_of ssd_total_bytes) * 9 / 10)) ]'
