@@ -123,10 +123,12 @@ static bool hot_move_stopping(struct btrfs_fs_info *fs_info)
 /*
  * Move [@start, @start + @len) of inode @ino of root @rootid to the class
  * @to_nonrot says, 1 MiB hot_track range by range, each muted while it
- * moves.  Returns the bytes moved.
+ * moves.  Returns the bytes moved; sets *@full if some of them did not
+ * reach that class because it was full.
  */
 static u64 hot_move_file_range(struct btrfs_fs_info *fs_info, u64 rootid,
-			       u64 ino, u64 start, u64 len, bool to_nonrot)
+			       u64 ino, u64 start, u64 len, bool to_nonrot,
+			       bool *full)
 {
 	struct btrfs_hot_move *hm = &fs_info->hot_move;
 	struct btrfs_inode *inode;
@@ -159,6 +161,10 @@ static u64 hot_move_file_range(struct btrfs_fs_info *fs_info, u64 rootid,
 		hot_track_mute_range(&inode->vfs_inode, index, false);
 		moved += ctl.moved;
 		atomic64_add(ctl.skipped_shared, &hm->skipped_shared);
+		if (ctl.left) {
+			*full = true;
+			break;
+		}
 	}
 out:
 	iput(&inode->vfs_inode);
@@ -179,6 +185,7 @@ static void hot_move_promote(struct btrfs_fs_info *fs_info, u64 budget)
 	u32 min_temp = READ_ONCE(hm->promote_temp);
 	struct hot_range_ref *refs;
 	unsigned long skip = 0;
+	bool full = false;
 	u64 moved = 0;
 	int i, n;
 
@@ -199,7 +206,10 @@ static void hot_move_promote(struct btrfs_fs_info *fs_info, u64 budget)
 			moved += hot_move_file_range(fs_info, refs[i].key.root,
 						     refs[i].key.ino,
 						     (u64)refs[i].index << HOT_RANGE_SHIFT,
-						     HOT_RANGE_SIZE, true);
+						     HOT_RANGE_SIZE, true, &full);
+			/* Fell back: do not rewrite more onto the same devices. */
+			if (full)
+				goto out;
 			cond_resched();
 		}
 	}
@@ -369,6 +379,7 @@ static void hot_move_demote(struct btrfs_fs_info *fs_info, u64 budget)
 {
 	struct btrfs_hot_move *hm = &fs_info->hot_move;
 	struct hot_move_candidate *cand;
+	bool full = false;
 	u64 moved = 0;
 	int i, n;
 
@@ -376,11 +387,12 @@ static void hot_move_demote(struct btrfs_fs_info *fs_info, u64 budget)
 	if (!cand)
 		return;
 	n = hot_move_find_cold(fs_info, cand);
-	for (i = 0; i < n && moved < budget; i++) {
+	for (i = 0; i < n && moved < budget && !full; i++) {
 		if (hot_move_stopping(fs_info))
 			break;
 		moved += hot_move_file_range(fs_info, cand[i].root, cand[i].ino,
-					     cand[i].offset, cand[i].len, false);
+					     cand[i].offset, cand[i].len, false,
+					     &full);
 		cond_resched();
 	}
 	atomic64_add(moved, &hm->demoted);
