@@ -178,8 +178,11 @@ out:
  */
 #define HOT_MOVE_MIN_READS	2
 
-/* Move hot ranges to the fast devices, up to @budget bytes. */
-static void hot_move_promote(struct btrfs_fs_info *fs_info, u64 budget)
+/*
+ * Move hot ranges to the fast devices, up to @budget bytes.  Returns true if
+ * a move fell back to rotational devices: the fast ones are full.
+ */
+static bool hot_move_promote(struct btrfs_fs_info *fs_info, u64 budget)
 {
 	struct btrfs_hot_move *hm = &fs_info->hot_move;
 	u32 min_temp = READ_ONCE(hm->promote_temp);
@@ -191,7 +194,7 @@ static void hot_move_promote(struct btrfs_fs_info *fs_info, u64 budget)
 
 	refs = kmalloc_array(HOT_MOVE_REFS, sizeof(*refs), GFP_KERNEL);
 	if (!refs)
-		return;
+		return false;
 	while (moved < budget && skip < HOT_MOVE_PROMOTE_SCAN) {
 		n = hot_track_hot_ranges(fs_info->sb, min_temp, skip, refs,
 					 HOT_MOVE_REFS);
@@ -216,6 +219,7 @@ static void hot_move_promote(struct btrfs_fs_info *fs_info, u64 budget)
 out:
 	atomic64_add(moved, &hm->promoted);
 	kfree(refs);
+	return full;
 }
 
 /* A cold extent on the fast devices: who owns it and how hot it is. */
@@ -426,8 +430,13 @@ static void hot_move_run(struct btrfs_fs_info *fs_info)
 	margin = max_t(u64, HOT_MOVE_MIN_FREE, div_u64(u.free + u.used, 20));
 	if (u.free <= margin)
 		return;
-	hot_move_promote(fs_info, min3(batch, high_bytes - u.used,
-				       u.free - margin));
+	/* After a fallback, wait until a batch has left the fast devices. */
+	if (hm->full_used && u.used + batch > hm->full_used)
+		return;
+	hm->full_used = 0;
+	if (hot_move_promote(fs_info, min3(batch, high_bytes - u.used,
+					   u.free - margin)))
+		hm->full_used = max_t(u64, u.used, 1);
 }
 
 static void hot_move_work(struct work_struct *work)

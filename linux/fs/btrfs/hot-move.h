@@ -43,6 +43,9 @@ struct btrfs_fs_info;
  * @move_shared: also move extents shared with other files or snapshots.
  * @demote_cursor: logical address the next scan for cold extents starts
  *	at; only the work item uses it.
+ * @full_used: data usage of the fast devices, in bytes, when a promotion
+ *	last fell back to rotational ones; promotion waits until usage is a
+ *	batch below it.  0 when it did not; only the work item uses it.
  * @runs: runs of the work item that found both device classes.
  * @promoted: bytes moved to non-rotational devices.
  * @demoted: bytes moved to rotational devices.
@@ -64,6 +67,7 @@ struct btrfs_hot_move {
 	u32 batch_mb;
 	bool move_shared;
 	u64 demote_cursor;
+	u64 full_used;
 	atomic64_t runs;
 	atomic64_t promoted;
 	atomic64_t demoted;
