@@ -298,6 +298,10 @@ if new_fs; then
 	echo "# SSD $(stat_of ssd_used_bytes) of $(stat_of ssd_total_bytes) bytes"
 	avail=$(df -B1 --output=avail "$mnt" | tail -1)
 	[ "$avail" -ge $((64 << 20)) ] || fail "relocation left $avail bytes free"
+	# Relocation may use the free space above its margin while the user
+	# fills the filesystem: pause it to measure what it left.
+	mount -o remount,nohot_move "$mnt" || fail "line $LINENO"
+	avail=$(df -B1 --output=avail "$mnt" | tail -1)
 	dd if=/dev/zero of="$mnt/fill" bs=1M status=none 2>/dev/null
 	sync
 	filled=$(stat -c %s "$mnt/fill")
