@@ -52,6 +52,12 @@
 /* Free data space relocation leaves to user writes: 1/20, at least this. */
 #define HOT_MOVE_MIN_FREE	SZ_64M
 
+/*
+ * Relocation pauses while users write at a rate that would fill the free
+ * space above that margin within this many seconds.
+ */
+#define HOT_MOVE_FILL_SECS	600ULL
+
 struct hot_move_usage {
 	u64 used;
 	u64 total;
@@ -60,18 +66,19 @@ struct hot_move_usage {
 	bool nonrot;
 };
 
-/* Space use of the non-rotational devices, and which classes exist. */
-static void hot_move_usage(struct btrfs_fs_info *fs_info,
-			   struct hot_move_usage *u)
+/*
+ * Free data space, in bytes: the unallocated space of the writeable devices
+ * and what the data block groups do not use.  With @u, also the classes
+ * present and the unallocated space of the non-rotational devices.
+ */
+static u64 hot_move_free(struct btrfs_fs_info *fs_info,
+			 struct hot_move_usage *u)
 {
 	struct btrfs_fs_devices *fs_devices = fs_info->fs_devices;
 	struct btrfs_space_info *sinfo = fs_info->data_sinfo;
-	struct btrfs_block_group *bg;
 	struct btrfs_device *device;
-	u64 unallocated = 0;
-	int i;
+	u64 free = 0;
 
-	memset(u, 0, sizeof(*u));
 	mutex_lock(&fs_devices->device_list_mutex);
 	list_for_each_entry(device, &fs_devices->devices, dev_list) {
 		u64 avail;
@@ -81,7 +88,9 @@ static void hot_move_usage(struct btrfs_fs_info *fs_info,
 			continue;
 		avail = device->total_bytes > device->bytes_used ?
 			device->total_bytes - device->bytes_used : 0;
-		unallocated += avail;
+		free += avail;
+		if (!u)
+			continue;
 		if (btrfs_device_nonrot(device)) {
 			u->nonrot = true;
 			u->total += avail;
@@ -90,6 +99,26 @@ static void hot_move_usage(struct btrfs_fs_info *fs_info,
 		}
 	}
 	mutex_unlock(&fs_devices->device_list_mutex);
+	if (!sinfo)
+		return free;
+
+	spin_lock(&sinfo->lock);
+	free += sinfo->total_bytes - min(sinfo->total_bytes,
+					 btrfs_space_info_used(sinfo, true));
+	spin_unlock(&sinfo->lock);
+	return free;
+}
+
+/* Space use of the non-rotational devices, and which classes exist. */
+static void hot_move_usage(struct btrfs_fs_info *fs_info,
+			   struct hot_move_usage *u)
+{
+	struct btrfs_space_info *sinfo = fs_info->data_sinfo;
+	struct btrfs_block_group *bg;
+	int i;
+
+	memset(u, 0, sizeof(*u));
+	u->free = hot_move_free(fs_info, u);
 	if (!sinfo)
 		return;
 
@@ -105,12 +134,32 @@ static void hot_move_usage(struct btrfs_fs_info *fs_info,
 		}
 	}
 	up_read(&sinfo->groups_sem);
+}
 
-	spin_lock(&sinfo->lock);
-	u->free = sinfo->total_bytes - min(sinfo->total_bytes,
-					   btrfs_space_info_used(sinfo, true));
-	spin_unlock(&sinfo->lock);
-	u->free += unallocated;
+/*
+ * Whether users are filling the filesystem: since the last run ended, the
+ * free data space fell by more than relocation has moved since (@moved
+ * bytes), at a rate that would use up the free space above @margin within
+ * HOT_MOVE_FILL_SECS.  Relocation then pauses: moving 1 MiB ranges out of
+ * larger extents keeps the old extents allocated, and that space is the
+ * users'.  Counts the pause.
+ */
+static bool hot_move_filling(struct btrfs_fs_info *fs_info, u64 free,
+			     u64 moved, u64 margin)
+{
+	struct btrfs_hot_move *hm = &fs_info->hot_move;
+	u64 elapsed, taken;
+
+	if (hm->fill_free <= free + moved)
+		return false;
+	taken = hm->fill_free - free - moved;
+	elapsed = max_t(u64, ktime_get_ns() - hm->fill_time, NSEC_PER_MSEC);
+	if (free > margin &&
+	    mul_u64_u64_div_u64(taken, HOT_MOVE_FILL_SECS * NSEC_PER_SEC,
+				elapsed) < free - margin)
+		return false;
+	atomic64_inc(&hm->fill_pauses);
+	return true;
 }
 
 static bool hot_move_stopping(struct btrfs_fs_info *fs_info)
@@ -179,10 +228,12 @@ out:
 #define HOT_MOVE_MIN_READS	2
 
 /*
- * Move hot ranges to the fast devices, up to @budget bytes.  Returns true if
- * a move fell back to rotational devices: the fast ones are full.
+ * Move hot ranges to the fast devices, up to @budget bytes, while users do
+ * not fill the free space above @margin.  Returns true if a move fell back
+ * to rotational devices: the fast ones are full.
  */
-static bool hot_move_promote(struct btrfs_fs_info *fs_info, u64 budget)
+static bool hot_move_promote(struct btrfs_fs_info *fs_info, u64 budget,
+			     u64 margin)
 {
 	struct btrfs_hot_move *hm = &fs_info->hot_move;
 	u32 min_temp = READ_ONCE(hm->promote_temp);
@@ -206,6 +257,9 @@ static bool hot_move_promote(struct btrfs_fs_info *fs_info, u64 budget)
 				goto out;
 			if (refs[i].nr_reads < HOT_MOVE_MIN_READS)
 				continue;
+			if (hot_move_filling(fs_info, hot_move_free(fs_info, NULL),
+					     moved, margin))
+				goto out;
 			moved += hot_move_file_range(fs_info, refs[i].key.root,
 						     refs[i].key.ino,
 						     (u64)refs[i].index << HOT_RANGE_SHIFT,
@@ -420,14 +474,17 @@ static void hot_move_run(struct btrfs_fs_info *fs_info)
 		return;
 	atomic64_inc(&hm->runs);
 
+	/* Leave free space to user writes: the old extents stay until commit. */
+	margin = max_t(u64, HOT_MOVE_MIN_FREE, div_u64(u.free + u.used, 20));
+	if (hot_move_filling(fs_info, u.free, 0, margin))
+		return;
+
 	high_bytes = div_u64(u.total * high, 100);
 	if (u.used >= high_bytes) {
 		hot_move_demote(fs_info, min(batch, u.used -
 					     div_u64(u.total * low, 100)));
 		return;
 	}
-	/* Leave free space to user writes: the old extents stay until commit. */
-	margin = max_t(u64, HOT_MOVE_MIN_FREE, div_u64(u.free + u.used, 20));
 	if (u.free <= margin)
 		return;
 	/* After a fallback, wait until a batch has left the fast devices. */
@@ -435,8 +492,15 @@ static void hot_move_run(struct btrfs_fs_info *fs_info)
 		return;
 	hm->full_used = 0;
 	if (hot_move_promote(fs_info, min3(batch, high_bytes - u.used,
-					   u.free - margin)))
+					   u.free - margin), margin))
 		hm->full_used = max_t(u64, u.used, 1);
+}
+
+/* Where hot_move_filling() measures from: the free space now. */
+static void hot_move_fill_mark(struct btrfs_fs_info *fs_info)
+{
+	fs_info->hot_move.fill_free = hot_move_free(fs_info, NULL);
+	fs_info->hot_move.fill_time = ktime_get_ns();
 }
 
 static void hot_move_work(struct work_struct *work)
@@ -452,6 +516,7 @@ static void hot_move_work(struct work_struct *work)
 	if (!test_bit(BTRFS_FS_STATE_REMOUNTING, &fs_info->fs_state) &&
 	    sb_start_write_trylock(fs_info->sb)) {
 		hot_move_run(fs_info);
+		hot_move_fill_mark(fs_info);
 		sb_end_write(fs_info->sb);
 	}
 	if (!READ_ONCE(hm->stopped))
@@ -526,6 +591,7 @@ void btrfs_hot_move_update(struct btrfs_fs_info *fs_info)
 	btrfs_update_block_groups_nonrot(fs_info);
 	hot_move_usage(fs_info, &u);
 	WRITE_ONCE(hm->active, u.rot && u.nonrot);
+	hot_move_fill_mark(fs_info);
 	mutex_lock(&hm->lock);
 	WRITE_ONCE(hm->stopped, false);
 	queue_delayed_work(system_dfl_wq, &hm->work,

@@ -46,10 +46,17 @@ struct btrfs_fs_info;
  * @full_used: data usage of the fast devices, in bytes, when a promotion
  *	last fell back to rotational ones; promotion waits until usage is a
  *	batch below it.  0 when it did not; only the work item uses it.
+ * @fill_free: free data space in bytes when the last run ended (or
+ *	relocation started), to tell whether users are filling the
+ *	filesystem; only the work item and btrfs_hot_move_update() use it,
+ *	never at the same time.
+ * @fill_time: when, ktime_get_ns().
  * @runs: runs of the work item that found both device classes.
  * @promoted: bytes moved to non-rotational devices.
  * @demoted: bytes moved to rotational devices.
  * @skipped_shared: bytes of shared extents left in place.
+ * @fill_pauses: runs paused, or stopped early, because users were filling
+ *	the filesystem.
  * @ssd_used: bytes used in non-rotational data block groups, last run.
  * @ssd_total: their capacity: those block groups and the unallocated
  *	space of non-rotational devices, in bytes, last run.
@@ -68,10 +75,13 @@ struct btrfs_hot_move {
 	bool move_shared;
 	u64 demote_cursor;
 	u64 full_used;
+	u64 fill_free;
+	u64 fill_time;
 	atomic64_t runs;
 	atomic64_t promoted;
 	atomic64_t demoted;
 	atomic64_t skipped_shared;
+	atomic64_t fill_pauses;
 	atomic64_t ssd_used;
 	atomic64_t ssd_total;
 };

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# guest-hot-move.sh OUTDIR [RUNTIME] [SIZE_MB] [DELAY_MS] [CONFIGS] [PROMOTE]:
+# guest-hot-move.sh OUTDIR [RUNTIME] [SIZE_MB] [DELAY_MS] [CONFIGS] [PROMOTE]
+#		    [HOT_MB]:
 # the btrfs hot relocation benchmark, as root inside the guest (or on a test
 # machine).
 #
@@ -11,7 +12,9 @@
 # The workload is fio/hot-move.fio: 4 KiB O_DIRECT random reads over one
 # file of SIZE_MB (default 2048: larger than the SSD), its 1 MiB ranges as
 # hot as with a zipf 1.2 distribution, RUNTIME seconds (default 240), the
-# bandwidth logged every second.
+# bandwidth logged every second.  With HOT_MB (default 0: the whole file),
+# fio/hot-move-hotset.fio instead: the zipf reads over the first HOT_MB
+# of the file only, the rest read by one thread at 10 reads/s.
 # Beside it a file of SIZE_MB / 4 is written once and never read.  CONFIGS
 # (default all three, comma separated):
 #
@@ -26,9 +29,11 @@
 # its results, OUTDIR/<config>.txt what moved and where the files ended up.
 # plot-hot-move.py turns them into a plot and a report.
 set -euo pipefail
-[ $# -ge 1 ] || { sed -n '4,27p' "$0"; exit 2; }
+[ $# -ge 1 ] || { sed -n '4,31p' "$0"; exit 2; }
 out=$(realpath -m "$1") runtime=${2:-240} size=${3:-2048} delay=${4:-4}
 configs=${5:-hot_move,hot_track,bound} promote=${6:-0x7c000000}
+hot=${7:-0}
+[ "$hot" -lt "$size" ] || { echo "guest-hot-move: HOT_MB >= SIZE_MB" >&2; exit 2; }
 here=$(cd "$(dirname "$0")" && pwd)
 # btrfs_where (selftests/hot_track): built in place, or in the UML
 # harness's build directory, or as $BTRFS_WHERE.
@@ -60,6 +65,7 @@ echo 1 > /proc/sys/fs/hot-update-delay
 	echo "slow disk: dm-delay ${delay} ms over $hdd ($(blockdev --getsize64 "$hdd") bytes)"
 	echo "ssd: $ssd ($(blockdev --getsize64 "$ssd") bytes), fast: $fast"
 	echo "file ${size} MiB, cold file $((size / 4)) MiB, ${runtime} s, promote_temp $promote"
+	[ "$hot" = 0 ] || echo "hot set: the first $hot MiB of the file"
 } > "$out/setup.txt"
 
 for cfg in ${configs//,/ }; do
@@ -90,13 +96,16 @@ for cfg in ${configs//,/ }; do
 	fi
 
 	echo "guest-hot-move: $cfg"
-	(cd "$out" && FILE=$mnt/data SIZE=${size}m RUNTIME=$runtime NAME=$cfg \
-		fio --output-format=json --output="$out/$cfg.json" \
-		"$here/fio/hot-move.fio")
+	job=$here/fio/hot-move.fio
+	[ "$hot" = 0 ] || job=$here/fio/hot-move-hotset.fio
+	(cd "$out" && FILE=$mnt/data SIZE=${size}m HOT=${hot}m \
+		COLD=$((size - hot))m RUNTIME=$runtime NAME=$cfg \
+		fio --output-format=json --output="$out/$cfg.json" "$job")
 	{
 		echo "config $cfg"
-		for f in runs promoted_bytes demoted_bytes \
-			 skipped_shared_bytes ssd_used_bytes ssd_total_bytes; do
+		echo "hot_mb $hot"
+		for f in runs promoted_bytes demoted_bytes skipped_shared_bytes \
+			 fill_pauses ssd_used_bytes ssd_total_bytes; do
 			[ -e "$hm/$f" ] && echo "$f $(cat "$hm/$f")"
 		done
 		echo "data $("$where" "$mnt/data")"

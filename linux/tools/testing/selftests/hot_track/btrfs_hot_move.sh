@@ -116,7 +116,7 @@ verify() {	# verify SUMS
 sums() { (cd "$mnt" && sha256sum "$@") > "$work/sums"; }
 
 ktap_print_header
-ktap_set_plan 10
+ktap_set_plan 11
 
 echo 1 > /proc/sys/fs/hot-update-delay
 
@@ -296,12 +296,10 @@ if new_fs; then
 	wait_for 120 eval "$full" || fail "SSD not filled"
 	sleep 3
 	echo "# SSD $(stat_of ssd_used_bytes) of $(stat_of ssd_total_bytes) bytes"
+	# df counts the extents written since the last commit as free.
+	sync
 	avail=$(df -B1 --output=avail "$mnt" | tail -1)
 	[ "$avail" -ge $((64 << 20)) ] || fail "relocation left $avail bytes free"
-	# Relocation may use the free space above its margin while the user
-	# fills the filesystem: pause it to measure what it left.
-	mount -o remount,nohot_move "$mnt" || fail "line $LINENO"
-	avail=$(df -B1 --output=avail "$mnt" | tail -1)
 	dd if=/dev/zero of="$mnt/fill" bs=1M status=none 2>/dev/null
 	sync
 	filled=$(stat -c %s "$mnt/fill")
@@ -313,7 +311,38 @@ if new_fs; then
 fi
 report "full SSD: fallback, free space left, no early ENOSPC" $rc
 
-# 9. Without hot_move nothing moves, however hot.
+# 9. Users first: while promotion is busy, a user filling the filesystem
+# can write all that df says is free, because relocation pauses (each
+# promoted 1 MiB of a larger extent would keep 1 MiB of old extent).
+rc=1
+if new_fs; then
+	rc=0
+	size=$(($(blockdev --getsize64 "$ssd") >> 20))
+	dd if=/dev/urandom of="$mnt/huge" bs=1M count=$size status=none
+	sync
+	sums huge
+	heat "$mnt/huge" 0 $((size - 1)) 2 || fail "line $LINENO"
+	tune demote_temp=0x50000000 promote_temp=0x60000000 interval=1 \
+	     batch_mb=16 || fail "tune"
+	wait_for 30 eval '[ "$(stat_of promoted_bytes)" -gt 0 ]' ||
+		fail "nothing promoted"
+	sync
+	avail=$(df -B1 --output=avail "$mnt" | tail -1)
+	dd if=/dev/zero of="$mnt/fill" bs=1M status=none 2>/dev/null
+	sync
+	filled=$(stat -c %s "$mnt/fill")
+	pauses=$(stat_of fill_pauses)
+	echo "# df said $avail bytes free, wrote $filled; $pauses runs paused;" \
+	     "promoted $(stat_of promoted_bytes) bytes"
+	[ "$filled" -ge $((avail * 97 / 100)) ] || fail "early ENOSPC"
+	[ "$pauses" -gt 0 ] || fail "relocation did not pause"
+	rm -f "$mnt/fill"
+	sync
+	verify sums || fail "verify"
+fi
+report "user writes first: relocation pauses while the filesystem fills" $rc
+
+# 10. Without hot_move nothing moves, however hot.
 rc=1
 if new_fs; then
 	rc=0
@@ -329,7 +358,7 @@ if new_fs; then
 fi
 report "nothing moves without hot_move" $rc
 
-# 10. The filesystem is consistent.
+# 11. The filesystem is consistent.
 rc=1
 if mountpoint -q "$mnt" && umount "$mnt"; then
 	btrfs check --readonly "$hdd" >"$work/check.log" 2>&1 && rc=0
