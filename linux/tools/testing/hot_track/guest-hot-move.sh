@@ -56,7 +56,7 @@ dmsetup create --noudevsync slow --table \
 	"0 $(blockdev --getsz "$hdd") delay $hdd 0 $delay $hdd 0 $delay"
 dmsetup mknodes slow
 slow=/dev/mapper/slow
-trap 'umount "$mnt" 2>/dev/null; dmsetup remove slow 2>/dev/null || true' EXIT
+trap 'umount "$mnt" 2>/dev/null || true; dmsetup remove slow 2>/dev/null || true' EXIT
 
 echo 1 > /proc/sys/fs/hot-update-delay
 {
