@@ -85,6 +85,17 @@ for _ in range(n):
 PY
 }
 
+# huge_hot: $mnt/huge, more data than the SSD holds, its sums taken, all of
+# it hot enough for a low threshold: read twice, it stays above 0x60000000
+# for minutes.
+huge_hot() {
+	local size
+
+	size=$(($(blockdev --getsize64 "$ssd") >> 20))
+	dd if=/dev/urandom of="$mnt/huge" bs=1M count=$size status=none &&
+	sync && sums huge && heat "$mnt/huge" 0 $((size - 1)) 2
+}
+
 # wait_for SECONDS COMMAND...: until COMMAND succeeds (quote what must be
 # evaluated anew each time: wait_for 5 eval '[ "$(cat f)" = 1 ]').
 wait_for() {
@@ -283,13 +294,7 @@ report "unmount during relocation" $rc
 rc=1
 if new_fs; then
 	rc=0
-	# More data than the SSD holds, all of it hot enough: read twice, it
-	# stays above such a low threshold for minutes.
-	size=$(($(blockdev --getsize64 "$ssd") >> 20))
-	dd if=/dev/urandom of="$mnt/huge" bs=1M count=$size status=none
-	sync
-	sums huge
-	heat "$mnt/huge" 0 $((size - 1)) 2 || fail "line $LINENO"
+	huge_hot || fail "line $LINENO"
 	tune demote_temp=0x50000000 promote_temp=0x60000000 interval=1 \
 	     high_watermark=100 low_watermark=99 batch_mb=4096 || fail "tune"
 	full='[ "$(stat_of ssd_used_bytes)" -ge $(($(stat_of ssd_total_bytes) * 9 / 10)) ]'
@@ -319,11 +324,7 @@ report "full SSD: fallback, free space left, no early ENOSPC" $rc
 rc=1
 if new_fs; then
 	rc=0
-	size=$(($(blockdev --getsize64 "$ssd") >> 20))
-	dd if=/dev/urandom of="$mnt/huge" bs=1M count=$size status=none
-	sync
-	sums huge
-	heat "$mnt/huge" 0 $((size - 1)) 2 || fail "line $LINENO"
+	huge_hot || fail "line $LINENO"
 	tune demote_temp=0x50000000 promote_temp=0x60000000 interval=1 \
 	     batch_mb=16 || fail "tune"
 	wait_for 30 eval '[ "$(stat_of promoted_bytes)" -gt 0 ]' ||
