@@ -10,6 +10,11 @@
 #   make series   git format-patch output in build/series/, checked
 #   make kernel   the UML test kernel in build/uml/
 #   make kunit    KUnit on that kernel
+#   make kernel-mod  the same with ext4, xfs and btrfs as modules (build/uml-mod)
+#   make modules-test  the kselftests on those modules in the guest
+#   make nohot    every file the series touches builds with HOT_TRACKING=n
+#   make arches   KUnit on x86_64, i386 and arm64 under QEMU
+#   make load-check  make check beside a CPU hog on every core
 #
 # BASE_CACHE=DIR takes the base .deb from DIR (default ../shared/kernel when
 # it exists); KSRC=DIR starts the work tree from your own kernel tree.
@@ -24,10 +29,14 @@ KERNEL := build/uml/linux
 FRAGMENTS := config/uml.config config/debug.config config/hot_track.config
 GUEST := scripts/guest-run
 
-.PHONY: deps tree export series kernel kunit boot-test tools selftests check demo drift bisect-check bench clean
+.PHONY: deps deps-test kernel-mod modules-test nohot arches load-check tree export series kernel kunit boot-test tools selftests check demo drift bisect-check bench clean
 
 deps:
 	@scripts/deps.sh
+
+# deps.sh against stubbed dpkg-query and apt-get (runs on the host).
+deps-test:
+	tests/host/deps-test.sh
 
 $(TREE)/.git:
 	@$(MAKE) --no-print-directory deps
@@ -53,6 +62,31 @@ kunit: kernel
 		--build_dir=$(TOP)/build/uml --timeout=600 \
 		--kernel_args=ncpus=2 --kernel_args=seccomp=on 'hot_track*'
 	scripts/kernel-log-check build/uml/test.log
+
+# ext4, xfs and btrfs as modules: modpost finds every symbol they use of
+# hot_track exported; in the guest they load, pass the kselftests, unload.
+kernel-mod: $(TREE)/.git deps
+	scripts/build-kernel.sh $(TREE) build/uml-mod $(FRAGMENTS) config/modules.config
+
+modules-test: kernel-mod tools
+	$(GUEST) -k build/uml-mod/linux -n modules -t 1500 -d ext4:1G -d xfs:1G \
+		-d btrfs:1G -d plain:512M tests/guest/modules.sh
+
+# Every C file the series touches builds without warnings (W=1) with
+# CONFIG_HOT_TRACKING=n.
+nohot: $(TREE)/.git deps
+	scripts/build-nohot.sh $(TREE) build/uml-nohot
+
+# KUnit on x86_64, i386 (32-bit) and arm64 (weakly ordered) under QEMU.
+ARCHES ?= x86_64 i386 arm64
+arches: $(TREE)/.git
+	@scripts/deps.sh $(if $(filter arm64,$(ARCHES)),arches,check)
+	scripts/kunit-arch.sh $(ARCHES)
+
+# make check with a CPU hog on every core beside it.
+load-check: kernel
+	@scripts/deps.sh check load
+	scripts/load-check.sh
 
 boot-test: kernel
 	$(GUEST) -t 600 -d ext4:1G -d xfs:1G -d btrfs:1G tests/guest/boot.sh

@@ -5,14 +5,17 @@
 # "check: N passed, N failed" counting the test cases of all steps (KUnit
 # cases, kselftest cases, and one for each other step).
 #
-# Expects the kernel built (make kernel).  CHECK_STEPS limits the steps.
+# Expects the kernel built (make kernel).  CHECK_STEPS limits the steps;
+# the default is all of: deps (deps.sh against stubs), kunit, boot,
+# selftests, modules (the filesystems as modules), i386 (KUnit under QEMU),
+# nohot (CONFIG_HOT_TRACKING=n), series, drift.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 logs=$top/build/check
 rm -rf "$logs"; mkdir -p "$logs"
 passed=0 failed=0 start=$(date +%s)
-steps=${CHECK_STEPS:-"kunit boot selftests series drift"}
+steps=${CHECK_STEPS:-"deps kunit boot selftests modules i386 nohot series drift"}
 
 count() {	# count STEP RC LOG: add the step's cases to the totals
 	local p f
@@ -20,7 +23,9 @@ count() {	# count STEP RC LOG: add the step's cases to the totals
 	kunit)
 		p=$(sed -n 's/.*Ran [0-9]* tests: passed: \([0-9]*\).*/\1/p' "$3" | tail -1)
 		f=$(sed -n 's/.*failed: \([0-9]*\).*/\1/p' "$3" | tail -1) ;;
-	selftests)	# kselftest_harness: "# Totals: pass:N fail:N xfail:N ..."
+	deps|i386)	# "NAME: N passed, N failed"
+		read -r p f < <(sed -n 's/^[a-z0-9-]*: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$3" | tail -1) ;;
+	selftests|modules)	# kselftest_harness: "# Totals: pass:N fail:N xfail:N ..."
 		read -r p f < <(awk '/^# Totals: /{ for (i = 3; i <= NF; i++) {
 			split($i, kv, ":"); n[kv[1]] += kv[2] } }
 			END { print n["pass"] + 0, n["fail"] + n["error"] + 0 }' "$3") ;;
@@ -39,9 +44,13 @@ for step in $steps; do
 	t0=$(date +%s)
 	echo "check: $step ..."
 	case $step in
+	deps) make --no-print-directory deps-test ;;
 	kunit) make --no-print-directory kunit ;;
 	boot) make --no-print-directory boot-test ;;
 	selftests) make --no-print-directory selftests ;;
+	modules) make --no-print-directory modules-test ;;
+	i386) make --no-print-directory arches ARCHES=i386 ;;
+	nohot) make --no-print-directory nohot ;;
 	series) make --no-print-directory series ;;
 	drift) make --no-print-directory drift ;;
 	*) echo "check: unknown step $step"; false ;;

@@ -63,6 +63,8 @@ enum hot_io {
 };
 
 DEFINE_STATIC_KEY_FALSE(hot_track_key);
+/* hot_track_enabled(), inline, tests it in filesystems built as modules. */
+EXPORT_SYMBOL_GPL(hot_track_key);
 
 /* Range items are the bulk of the memory: keep them to a cache line. */
 static_assert(!IS_ENABLED(CONFIG_64BIT) || sizeof(struct hot_range_item) == 64);
@@ -88,8 +90,7 @@ static const struct rhashtable_params hot_inode_params = {
  *
  * Return: false if there is nothing to record (@len is 0 or @pos negative).
  */
-static bool hot_range_span(loff_t pos, u64 len, unsigned long *first,
-			   unsigned long *last)
+static bool hot_range_span(loff_t pos, u64 len, u64 *first, u64 *last)
 {
 	u64 end;
 
@@ -208,7 +209,6 @@ u32 hot_temp(const struct hot_freq *freq, u64 now)
 					  freq->last_write_time, now));
 	return hot_log2(rate);
 }
-EXPORT_SYMBOL_GPL(hot_temp);
 
 static void hot_mem_add(struct hot_info *hi, struct kmem_cache *cachep,
 			long nr)
@@ -350,8 +350,7 @@ static bool hot_wb_counted(const struct hot_freq *freq, u64 start)
  * Read without the lock, so a pass that begins meanwhile may lose a write;
  * only where 64-bit times cannot tear.  Caller holds rcu_read_lock().
  */
-static bool hot_wb_done(struct hot_inode_item *he, unsigned long first,
-			unsigned long last)
+static bool hot_wb_done(struct hot_inode_item *he, u64 first, u64 last)
 {
 	u64 start = READ_ONCE(he->wb_start);
 	struct hot_range_item *hr;
@@ -368,7 +367,7 @@ static void hot_track_record(struct inode *inode, loff_t pos, u64 len,
 			     enum hot_io io)
 {
 	bool write = io != HOT_READ;
-	unsigned long first, last, index;
+	u64 first, last, index;
 	struct hot_inode_item *he;
 	struct hot_range_item *hr;
 	struct hot_info *hi;
@@ -394,7 +393,8 @@ static void hot_track_record(struct inode *inode, loff_t pos, u64 len,
 		goto unlock;
 	if (io != HOT_WRITEBACK || !hot_wb_counted(&he->freq, he->wb_start))
 		hot_freq_update(&he->freq, now, write);
-	last = min(last, HOT_RANGE_INDEX_MAX);
+	/* Ranges past the largest range number are not tracked. */
+	last = min_t(u64, last, HOT_RANGE_INDEX_MAX);
 	for (index = first; index <= last; index++) {
 		if (unlikely(he->muted == index + 1))
 			continue;
@@ -710,7 +710,6 @@ out:
 	rcu_read_unlock();
 	return ret;
 }
-EXPORT_SYMBOL_GPL(hot_track_get_freq);
 
 unsigned int sysctl_hot_kick_time __read_mostly = HOT_KICK_TIME_DEFAULT;
 unsigned int sysctl_hot_update_delay __read_mostly = HOT_UPDATE_DELAY_DEFAULT;
@@ -1100,7 +1099,6 @@ out_free:
 	kfree(hi);
 	return ret;
 }
-EXPORT_SYMBOL_GPL(hot_track_enable);
 
 static void hot_inode_free_all(void *ptr, void *arg)
 {
@@ -1137,7 +1135,6 @@ void hot_track_disable(struct super_block *sb)
 	kfree(hi);
 	pr_info("VFS: Turning off hot data tracking on %s\n", sb->s_id);
 }
-EXPORT_SYMBOL_GPL(hot_track_disable);
 
 /**
  * hot_track_mount_opt() - apply the hot_track mount option

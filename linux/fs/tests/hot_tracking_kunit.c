@@ -5,10 +5,12 @@
  */
 
 #include <kunit/test.h>
+#include <linux/completion.h>
+#include <linux/kthread.h>
 
 static void hot_range_span_test(struct kunit *test)
 {
-	unsigned long first = 7, last = 7;
+	u64 first = 7, last = 7;
 
 	/* Nothing to record: the outputs are left alone. */
 	KUNIT_EXPECT_FALSE(test, hot_range_span(0, 0, &first, &last));
@@ -39,11 +41,11 @@ static void hot_range_span_test(struct kunit *test)
 	/* Near the largest offset: cut there, no overflow. */
 	KUNIT_EXPECT_TRUE(test, hot_range_span(LLONG_MAX - 10, 100,
 					       &first, &last));
-	KUNIT_EXPECT_EQ(test, first, (unsigned long)(LLONG_MAX >> HOT_RANGE_SHIFT));
-	KUNIT_EXPECT_EQ(test, last, (unsigned long)(LLONG_MAX >> HOT_RANGE_SHIFT));
+	KUNIT_EXPECT_EQ(test, first, (u64)(LLONG_MAX >> HOT_RANGE_SHIFT));
+	KUNIT_EXPECT_EQ(test, last, (u64)(LLONG_MAX >> HOT_RANGE_SHIFT));
 	KUNIT_EXPECT_TRUE(test, hot_range_span(0, U64_MAX, &first, &last));
 	KUNIT_EXPECT_EQ(test, first, 0);
-	KUNIT_EXPECT_EQ(test, last, (unsigned long)(LLONG_MAX >> HOT_RANGE_SHIFT));
+	KUNIT_EXPECT_EQ(test, last, (u64)(LLONG_MAX >> HOT_RANGE_SHIFT));
 	KUNIT_EXPECT_TRUE(test, hot_range_span(LLONG_MAX, 1, &first, &last));
 	KUNIT_EXPECT_EQ(test, first, last);
 }
@@ -291,16 +293,25 @@ static void hot_track_io_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, he->freq.nr_reads, 1);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_inodes), 1);
 
-	/* Ranges from 4 PiB into a file on are not tracked; the inode is. */
-	if (!IS_ENABLED(CONFIG_64BIT))
-		return;
+	/*
+	 * Ranges from 4 PiB into a file on are not tracked; the inode is.  The
+	 * walk over the ranges of a request ends at the last range number, on
+	 * 32-bit too.
+	 */
 	hot_track_io(fs->inode[0], (loff_t)HOT_RANGE_INDEX_MAX << HOT_RANGE_SHIFT,
 		     2 * SZ_1M, READ);
 	KUNIT_EXPECT_EQ(test, he->freq.nr_reads, 2);
 	hr = xa_load(&he->ranges, HOT_RANGE_INDEX_MAX);
 	KUNIT_ASSERT_NOT_NULL(test, hr);
 	KUNIT_EXPECT_EQ(test, hr->index, HOT_RANGE_INDEX_MAX);
-	KUNIT_EXPECT_NULL(test, xa_load(&he->ranges, HOT_RANGE_INDEX_MAX + 1UL));
+	KUNIT_EXPECT_EQ(test, hr->freq.nr_reads, 1);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_ranges), 5);
+	hot_track_io(fs->inode[0], (loff_t)HOT_RANGE_INDEX_MAX << HOT_RANGE_SHIFT,
+		     SZ_1M, READ);
+	KUNIT_EXPECT_EQ(test, hr->freq.nr_reads, 2);
+	hot_track_io(fs->inode[0], (HOT_RANGE_INDEX_MAX + 1LL) << HOT_RANGE_SHIFT,
+		     SZ_1M, READ);
+	KUNIT_EXPECT_EQ(test, he->freq.nr_reads, 4);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_ranges), 5);
 }
 
@@ -731,6 +742,91 @@ static void hot_mute_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, he->muted, 0);
 }
 
+/* Accesses per thread of hot_concurrent_test, and the ranges they cycle over. */
+#define HOT_KUNIT_ACCESSES	20000
+#define HOT_KUNIT_RANGES	8
+
+struct hot_kunit_thread {
+	struct inode *inode;
+	struct completion *go;
+	struct completion done;
+};
+
+static int hot_kunit_thread_fn(void *arg)
+{
+	struct hot_kunit_thread *t = arg;
+	unsigned int i;
+
+	wait_for_completion(t->go);
+	for (i = 0; i < HOT_KUNIT_ACCESSES; i++)
+		hot_track_io(t->inode, (loff_t)(i % HOT_KUNIT_RANGES) * SZ_1M,
+			     SZ_4K, i % 2 ? WRITE : READ);
+	complete(&t->done);
+	return 0;
+}
+
+/*
+ * A thread per CPU records on one file while update passes and lookups run
+ * beside them: no access is lost or counted twice, on weakly ordered and
+ * 32-bit machines too.
+ */
+static void hot_concurrent_test(struct kunit *test)
+{
+	struct hot_kunit_fs *fs = test->priv;
+	unsigned int nr = max(num_online_cpus(), 2U), started = 0, i;
+	u32 each = nr * HOT_KUNIT_ACCESSES / HOT_KUNIT_RANGES / 2, temp;
+	DECLARE_COMPLETION_ONSTACK(go);
+	struct hot_kunit_thread *t;
+	struct hot_inode_item *he;
+	struct hot_range_item *hr;
+	struct task_struct *task;
+	unsigned int passes = 0;
+	struct hot_freq freq;
+	bool busy = true;
+
+	t = kunit_kcalloc(test, nr, sizeof(*t), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	for (i = 0; i < nr; i++) {
+		t[i].inode = fs->inode[0];
+		t[i].go = &go;
+		init_completion(&t[i].done);
+		task = kthread_run(hot_kunit_thread_fn, &t[i], "hot_kunit/%u", i);
+		if (IS_ERR(task))
+			break;
+		started++;
+	}
+	complete_all(&go);
+	/* The threads wait on @go, on this stack: let them finish first. */
+	while (busy) {
+		hot_update_all(fs->hi, ktime_get_ns(), 3600 * NSEC_PER_SEC);
+		hot_track_get_freq(fs->inode[0], &freq, true, &temp);
+		passes++;
+		cond_resched();
+		busy = false;
+		for (i = 0; i < started; i++)
+			busy |= !completion_done(&t[i].done);
+	}
+	KUNIT_ASSERT_EQ(test, started, nr);
+	kunit_info(test, "%u threads, %u update passes beside them\n", nr,
+		   passes);
+
+	he = hot_kunit_item(fs, 0);
+	KUNIT_ASSERT_NOT_NULL(test, he);
+	KUNIT_EXPECT_EQ(test, he->freq.nr_reads, nr * HOT_KUNIT_ACCESSES / 2);
+	KUNIT_EXPECT_EQ(test, he->freq.nr_writes, nr * HOT_KUNIT_ACCESSES / 2);
+	for (i = 0; i < HOT_KUNIT_RANGES; i++) {
+		hr = xa_load(&he->ranges, i);
+		KUNIT_ASSERT_NOT_NULL(test, hr);
+		KUNIT_EXPECT_EQ(test, hr->freq.nr_reads, each);
+		KUNIT_EXPECT_EQ(test, hr->freq.nr_writes, each);
+	}
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_inodes), 1);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_ranges),
+			HOT_KUNIT_RANGES);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->mem),
+			hot_kunit_mem(1, HOT_KUNIT_RANGES));
+}
+
 static struct kunit_case hot_track_test_cases[] = {
 	KUNIT_CASE(hot_range_span_test),
 	KUNIT_CASE(hot_avg_delta_test),
@@ -747,6 +843,7 @@ static struct kunit_case hot_track_test_cases[] = {
 	KUNIT_CASE(hot_spot_order_test),
 	KUNIT_CASE(hot_hot_ranges_test),
 	KUNIT_CASE(hot_mute_test),
+	KUNIT_CASE(hot_concurrent_test),
 	{}
 };
 

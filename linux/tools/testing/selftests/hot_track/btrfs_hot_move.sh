@@ -9,6 +9,9 @@
 # (made non-rotational), both reformatted; else loop devices on sparse
 # files in $TMPDIR.  Every case ends with a scrub, the files' checksums and,
 # at the end, btrfs check.
+#
+# Cases wait for what they test, up to timeouts that HOT_TIMEOUT_SCALE (an
+# integer from 1 to 1000, 1 by default) multiplies, for slow machines.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../kselftest/ktap_helpers.sh"
 where=${BTRFS_WHERE:-$here/btrfs_where}
@@ -18,16 +21,30 @@ for t in mkfs.btrfs btrfs fio sha256sum "$where"; do
 	command -v "$t" >/dev/null || { ktap_skip_all "no $t"; exit "$KSFT_SKIP"; }
 done
 
+timeout_scale=${HOT_TIMEOUT_SCALE:-1}
+if ! [[ $timeout_scale =~ ^0*[1-9][0-9]{0,3}$ ]] || ((10#$timeout_scale > 1000)); then
+	bad_scale=$timeout_scale
+	timeout_scale=1
+fi
+timeout_scale=$((10#$timeout_scale))
+
 work=$(mktemp -d "${TMPDIR:-/tmp}/hot_move.XXXXXX")
 mnt=$work/mnt
 loops=()
 mkdir -p "$mnt"
+sysctls=(/proc/sys/fs/hot-update-delay /proc/sys/fs/hot-kick-time)
+saved=()
+for f in "${sysctls[@]}"; do saved+=("$(cat "$f" 2>/dev/null)"); done
 cleanup() {
+	local i
 	jobs -p | xargs -r kill 2>/dev/null
 	wait
 	mountpoint -q "$mnt" && umount "$mnt"
 	for l in "${loops[@]}"; do losetup -d "$l"; done
 	rm -rf "$work"
+	for i in "${!saved[@]}"; do
+		[ -z "${saved[$i]}" ] || echo "${saved[$i]}" > "${sysctls[$i]}"
+	done
 }
 trap cleanup EXIT
 
@@ -96,10 +113,11 @@ huge_hot() {
 	sync && sums huge && heat "$mnt/huge" 0 $((size - 1)) 2
 }
 
-# wait_for SECONDS COMMAND...: until COMMAND succeeds (quote what must be
-# evaluated anew each time: wait_for 5 eval '[ "$(cat f)" = 1 ]').
+# wait_for SECONDS COMMAND...: until COMMAND succeeds, for SECONDS times
+# HOT_TIMEOUT_SCALE at most (quote what must be evaluated anew each time:
+# wait_for 5 eval '[ "$(cat f)" = 1 ]').
 wait_for() {
-	local end=$((SECONDS + $1))
+	local end=$((SECONDS + $1 * timeout_scale))
 	shift
 	until "$@"; do
 		[ $SECONDS -ge $end ] && return 1
@@ -108,6 +126,25 @@ wait_for() {
 }
 
 stat_of() { cat "$hm/$1"; }
+moved() { echo $(($(stat_of promoted_bytes) + $(stat_of demoted_bytes))); }
+
+# wait_idle SECONDS: until a whole relocation run moved nothing, for SECONDS
+# times HOT_TIMEOUT_SCALE at most.  runs counts a run as it starts: two
+# more runs than before mean that one started and ended in between.
+wait_idle() {
+	local end=$((SECONDS + $1 * timeout_scale)) before runs
+	while [ $SECONDS -lt $end ]; do
+		before=$(moved)
+		runs=$(stat_of runs)
+		until [ "$(stat_of runs)" -ge $((runs + 2)) ]; do
+			[ $SECONDS -ge $end ] && return 1
+			sleep 0.5
+		done
+		[ "$(moved)" = "$before" ] && return 0
+	done
+	return 1
+}
+
 opts() { awk -v m="$mnt" '$2 == m { print $4 }' /proc/mounts; }
 on() {		# on FILE PATTERN: btrfs_where's map of FILE matches PATTERN
 	# shellcheck disable=SC2053
@@ -128,8 +165,15 @@ sums() { (cd "$mnt" && sha256sum "$@") > "$work/sums"; }
 
 ktap_print_header
 ktap_set_plan 11
+[ -z "${bad_scale+set}" ] ||
+	echo "# HOT_TIMEOUT_SCALE=$bad_scale is not an integer from 1 to 1000: using 1"
 
 echo 1 > /proc/sys/fs/hot-update-delay
+# Idle ranges age out after hot-kick-time: not while a slow run moves them.
+echo 3600 > /proc/sys/fs/hot-kick-time
+# Seconds in which relocation at interval=1 runs twice here, measured in
+# case 1: how long the checks that nothing happens watch.
+window=4
 
 # 1. Options: hot_move implies hot_track, turns on and off with remount,
 # refuses bad tunables and stops on a read-only remount.
@@ -156,12 +200,16 @@ if new_fs; then
 		[ "$(stat_of low_watermark)" = 75 ] &&
 		[ "$(stat_of promote_temp)" = 0x82000000 ] || fail "tunables changed"
 	tune interval=1 || fail "interval=1 refused"
+	# No run while read-only, for as long as two take when read-write.
+	runs=$(stat_of runs) start=$SECONDS
+	wait_for 30 eval '[ "$(stat_of runs)" -ge $((runs + 2)) ]' &&
+		window=$((SECONDS - start + 2))
 	mount -o remount,ro "$mnt" || fail "remount ro"
 	runs=$(stat_of runs)
-	sleep 3
+	sleep $window
 	[ "$(stat_of runs)" = "$runs" ] || fail "runs while read-only"
 	mount -o remount,rw "$mnt" || fail "remount rw"
-	wait_for 10 eval '[ "$(stat_of runs)" -gt "$runs" ]' || fail "no runs after remount rw"
+	wait_for 30 eval '[ "$(stat_of runs)" -gt "$runs" ]' || fail "no runs after remount rw"
 	umount "$mnt" || fail "umount"
 	if mkfs.btrfs -q -f -m single -d single --mixed "$ssd" >/dev/null &&
 	   set_classes && mount -t btrfs -o hot_move "$ssd" "$mnt" 2>/dev/null; then
@@ -222,24 +270,38 @@ fi
 report "cold ranges demoted above the high watermark" $rc
 
 # 5. Concurrent writers: fio verifies its random writes to a file that
-# relocation moves meanwhile.
+# relocation moves meanwhile.  Rounds of fio, each writing all of the file
+# and verifying it, go on for 30 s and until relocation moved some of it:
+# a time, not an amount of small synchronous I/O, which a loaded machine
+# slows down most.
+busy_fio() {	# busy_fio FIO OPTIONS: one pass over $mnt/busy
+	fio --name=w --filename="$mnt/busy" --size=16M --bs=4k --rw=randwrite \
+	    --direct=1 --ioengine=psync --verify=crc32c "$@"
+}
 rc=1
 if new_fs; then
 	rc=0
 	tune promote_temp=0x80000000 interval=1 || fail "line $LINENO"
-	fio --name=w --filename="$mnt/busy" --size=16M --bs=4k --rw=randwrite \
-	    --direct=1 --ioengine=psync --verify=crc32c --loops=6 \
-	    --output="$work/fio.log" &
+	: > "$work/rounds"
+	(
+		end=$((SECONDS + 30)) limit=$((SECONDS + 300 * timeout_scale))
+		while busy_fio --output="$work/fio.log"; do
+			echo . >> "$work/rounds"
+			[ $SECONDS -ge $end ] && [ "$(stat_of promoted_bytes)" -gt 0 ] && exit 0
+			[ $SECONDS -ge $limit ] && exit 0
+		done
+		exit 1
+	) &
 	fio_pid=$!
 	while kill -0 $fio_pid 2>/dev/null; do
 		heat "$mnt/busy" 0 15 1 2>/dev/null
 	done
 	wait $fio_pid || { tail -5 "$work/fio.log"; rc=1; }
-	echo "# busy: $("$where" "$mnt/busy"), promoted $(stat_of promoted_bytes)"
+	echo "# busy: $("$where" "$mnt/busy"), promoted $(stat_of promoted_bytes)" \
+	     "in $(wc -l < "$work/rounds") rounds"
 	[ "$(stat_of promoted_bytes)" -gt 0 ] || fail "line $LINENO"
-	fio --name=w --filename="$mnt/busy" --size=16M --bs=4k --rw=randwrite \
-	    --direct=1 --verify=crc32c --verify_only --loops=6 \
-	    --output="$work/fio2.log" || { tail -5 "$work/fio2.log"; rc=1; }
+	busy_fio --verify_only --output="$work/fio2.log" ||
+		{ tail -5 "$work/fio2.log"; rc=1; }
 	sums busy
 	verify sums || fail "line $LINENO"
 fi
@@ -257,7 +319,7 @@ if new_fs; then
 	sums orig clone snap/orig
 	tune promote_temp=0x84000000 interval=1 || fail "line $LINENO"
 	heat "$mnt/orig" 0 7 30 || fail "line $LINENO"
-	wait_for 15 eval '[ "$(stat_of skipped_shared_bytes)" -gt 0 ]' || fail "line $LINENO"
+	wait_for 30 eval '[ "$(stat_of skipped_shared_bytes)" -gt 0 ]' || fail "line $LINENO"
 	on "$mnt/orig" "HHHHHHHH" || { echo "# shared extents moved"; rc=1; }
 	tune move_shared=1 || fail "line $LINENO"
 	heat "$mnt/orig" 0 7 10 || fail "line $LINENO"
@@ -298,20 +360,26 @@ if new_fs; then
 	tune demote_temp=0x50000000 promote_temp=0x60000000 interval=1 \
 	     high_watermark=100 low_watermark=99 batch_mb=4096 || fail "tune"
 	full='[ "$(stat_of ssd_used_bytes)" -ge $(($(stat_of ssd_total_bytes) * 9 / 10)) ]'
-	wait_for 120 eval "$full" || fail "SSD not filled"
-	sleep 3
-	echo "# SSD $(stat_of ssd_used_bytes) of $(stat_of ssd_total_bytes) bytes"
-	# df counts the extents written since the last commit as free.
-	sync
-	avail=$(df -B1 --output=avail "$mnt" | tail -1)
-	[ "$avail" -ge $((64 << 20)) ] || fail "relocation left $avail bytes free"
-	dd if=/dev/zero of="$mnt/fill" bs=1M status=none 2>/dev/null
-	sync
-	filled=$(stat -c %s "$mnt/fill")
-	echo "# df said $avail bytes free, wrote $filled"
-	[ "$filled" -ge $((avail * 97 / 100)) ] || fail "early ENOSPC"
-	rm -f "$mnt/fill"
-	sync
+	# (Without a full SSD, or while promotion goes on, the fill below
+	# would test nothing and could take very long.)
+	if ! wait_for 300 eval "$full"; then
+		fail "SSD not filled"
+	elif ! wait_idle 120; then
+		fail "promotion did not stop"
+	else
+		echo "# SSD $(stat_of ssd_used_bytes) of $(stat_of ssd_total_bytes) bytes"
+		# df counts the extents written since the last commit as free.
+		sync
+		avail=$(df -B1 --output=avail "$mnt" | tail -1)
+		[ "$avail" -ge $((64 << 20)) ] || fail "relocation left $avail bytes free"
+		dd if=/dev/zero of="$mnt/fill" bs=1M status=none 2>/dev/null
+		sync
+		filled=$(stat -c %s "$mnt/fill")
+		echo "# df said $avail bytes free, wrote $filled"
+		[ "$filled" -ge $((avail * 97 / 100)) ] || fail "early ENOSPC"
+		rm -f "$mnt/fill"
+		sync
+	fi
 	verify sums || fail "verify"
 fi
 report "full SSD: fallback, free space left, no early ENOSPC" $rc
@@ -327,24 +395,26 @@ if new_fs; then
 	huge_hot || fail "line $LINENO"
 	tune demote_temp=0x50000000 promote_temp=0x60000000 interval=1 \
 	     batch_mb=16 || fail "tune"
-	wait_for 30 eval '[ "$(stat_of promoted_bytes)" -gt 0 ]' ||
+	if ! wait_for 60 eval '[ "$(stat_of promoted_bytes)" -gt 0 ]'; then
 		fail "nothing promoted"
-	sync
-	avail=$(df -B1 --output=avail "$mnt" | tail -1)
-	before=$(stat_of promoted_bytes)
-	dd if=/dev/zero of="$mnt/fill" bs=1M status=none 2>/dev/null
-	sync
-	filled=$(stat -c %s "$mnt/fill")
-	pauses=$(stat_of fill_pauses)
-	during=$(($(stat_of promoted_bytes) - before))
-	echo "# df said $avail bytes free, wrote $filled; $pauses runs paused;" \
-	     "promoted $during bytes meanwhile"
-	[ "$filled" -ge $((avail * 97 / 100)) ] || fail "early ENOSPC"
-	[ "$pauses" -gt 0 ] || fail "relocation did not pause"
-	# A run in progress stops before its next range: a batch at most.
-	[ "$during" -le $((16 << 20)) ] || fail "promotion went on"
-	rm -f "$mnt/fill"
-	sync
+	else
+		sync
+		avail=$(df -B1 --output=avail "$mnt" | tail -1)
+		before=$(stat_of promoted_bytes)
+		dd if=/dev/zero of="$mnt/fill" bs=1M status=none 2>/dev/null
+		sync
+		filled=$(stat -c %s "$mnt/fill")
+		pauses=$(stat_of fill_pauses)
+		during=$(($(stat_of promoted_bytes) - before))
+		echo "# df said $avail bytes free, wrote $filled; $pauses runs paused;" \
+		     "promoted $during bytes meanwhile"
+		[ "$filled" -ge $((avail * 97 / 100)) ] || fail "early ENOSPC"
+		[ "$pauses" -gt 0 ] || fail "relocation did not pause"
+		# A run in progress stops before its next range: a batch at most.
+		[ "$during" -le $((16 << 20)) ] || fail "promotion went on"
+		rm -f "$mnt/fill"
+		sync
+	fi
 	verify sums || fail "verify"
 fi
 report "user writes first: relocation pauses while the filesystem fills" $rc
@@ -359,7 +429,8 @@ if new_fs; then
 	before=$("$where" "$mnt/f")
 	tune promote_temp=0x80000000 interval=1 || fail "line $LINENO"
 	heat "$mnt/f" 0 7 30 || fail "line $LINENO"
-	sleep 4
+	# As long as a hot_track pass and a run would take to move it.
+	sleep $window
 	on "$mnt/f" "$before" || fail "line $LINENO"
 	[ "$(stat_of promoted_bytes)" = 0 ] || fail "line $LINENO"
 fi

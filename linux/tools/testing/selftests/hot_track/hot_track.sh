@@ -7,6 +7,8 @@
 # Devices: HOT_TRACK_DEVS="ext4=/dev/A xfs=/dev/B btrfs=/dev/C" and
 # HOT_TRACK_PLAIN_DEV=/dev/D (all are reformatted!), or else loop devices
 # on sparse files in $TMPDIR.  HOT_TRACK_FS limits the filesystems.
+# The tests wait for what they need, up to timeouts that HOT_TIMEOUT_SCALE
+# (an integer from 1 to 1000, 1 by default) multiplies, for slow machines.
 ksft_skip=4
 here=$(cd "$(dirname "$0")" && pwd)
 test=${HOT_TRACK_TEST:-$here/hot_track_test}
@@ -14,6 +16,12 @@ test=${HOT_TRACK_TEST:-$here/hot_track_test}
 [ "$(id -u)" = 0 ] || { echo "hot_track: needs root"; exit $ksft_skip; }
 grep -qw hot_track /proc/filesystems 2>/dev/null  # (no such fs: informational)
 fses=${HOT_TRACK_FS:-"ext4 xfs btrfs"}
+scale=${HOT_TIMEOUT_SCALE:-1}
+if ! [[ $scale =~ ^0*[1-9][0-9]{0,3}$ ]] || ((10#$scale > 1000)); then
+	echo "# hot_track: HOT_TIMEOUT_SCALE=$scale is not an integer from 1 to 1000: using 1"
+	scale=1
+fi
+export HOT_TIMEOUT_SCALE=$((10#$scale))
 work=$(mktemp -d "${TMPDIR:-/tmp}/hot_track.XXXXXX")
 loops=()
 

@@ -7,12 +7,17 @@
  * HOT_TRACK_DEBUGFS names the filesystem's debugfs directory, for the tests
  * of the update worker (run with /proc/sys/fs/hot-update-delay at 1).
  * hot_track.sh sets up ext4, xfs and btrfs and runs this on each.
+ *
+ * Tests wait for what they need, never for a fixed time, up to a timeout:
+ * HOT_TIMEOUT_SCALE (an integer, 1 by default) multiplies every timeout,
+ * the harness's own too, for slow or loaded machines.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stddef.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +25,7 @@
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <linux/hot_tracking.h>
 
@@ -29,6 +35,81 @@
 #define MiB	(1024 * KiB)
 #define PG	(4 * KiB)
 #define BUFSZ	(4 * MiB)
+
+/* Seconds to wait for an update pass, which comes every second here. */
+#define PASS_WAIT	20
+/* The harness's timeout of the tests that wait for update passes. */
+#define WORKER_TIMEOUT	90
+
+/*
+ * What HOT_TIMEOUT_SCALE multiplies the timeouts by: an integer from 1 to
+ * 1000, or 1, with a note, when it is anything else.
+ */
+static unsigned int timeout_scale(void)
+{
+	const char *env = getenv("HOT_TIMEOUT_SCALE");
+	static unsigned int scale;
+	unsigned long val;
+	char *end;
+
+	if (scale)
+		return scale;
+	scale = 1;
+	if (!env || !*env)
+		return scale;
+	errno = 0;
+	val = strtoul(env, &end, 10);
+	if (errno || *end || val < 1 || val > 1000)
+		ksft_print_msg("HOT_TIMEOUT_SCALE=%s is not an integer from 1 to 1000: using 1\n",
+			       env);
+	else
+		scale = val;
+	return scale;
+}
+
+/*
+ * Scale the harness's timeout of every test, once all have registered
+ * (their constructors run at KSELFTEST_PRIO_TEST).
+ */
+static void __attribute__((constructor(KSELFTEST_PRIO_XFAIL + 1)))
+scale_test_timeouts(void)
+{
+	struct __fixture_metadata *f;
+	struct __test_metadata *t;
+
+	for (f = __fixture_list; f; f = f->next)
+		for (t = f->tests; t; t = t->next)
+			t->timeout *= timeout_scale();
+}
+
+static long long monotonic_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+/*
+ * Poll @cond(@arg) every 100 ms until it returns true, for @secs seconds
+ * times HOT_TIMEOUT_SCALE by CLOCK_MONOTONIC, however long the polls take.
+ * @cond is tried once more after the deadline.  Return 0 once it held, -1
+ * on timeout.
+ */
+static int wait_until(bool (*cond)(void *arg), void *arg, unsigned int secs)
+{
+	long long end = monotonic_ms() + secs * 1000LL * timeout_scale();
+	bool late;
+
+	for (;;) {
+		late = monotonic_ms() >= end;
+		if (cond(arg))
+			return 0;
+		if (late)
+			return -1;
+		usleep(100000);
+	}
+}
 
 /* Return 0 and fill @info, or -errno. */
 static int heat(int fd, struct hot_heat_info *info, int live)
@@ -408,32 +489,65 @@ static int debugfs_count_ranges(unsigned long long ino)
 	return n;
 }
 
-/* Wait for an update pass to give the file a temperature. */
-static int wait_for_pass(int fd)
-{
-	struct hot_heat_info info;
-	int i;
+struct temp_wait {
+	int fd;
+	unsigned int old;
+};
 
-	for (i = 0; i < 60; i++) {
-		if (heat(fd, &info, 0) == 0 && info.temp)
-			return 0;
-		usleep(100000);
-	}
-	return -1;
+static bool temp_changed(void *arg)
+{
+	struct temp_wait *w = arg;
+	struct hot_heat_info info;
+
+	return heat(w->fd, &info, 0) == 0 && info.temp != w->old;
 }
 
-/* Wait for an update pass after now: the file's temperature leaves @old. */
-static int wait_for_new_temp(int fd, unsigned int old)
+/*
+ * Wait for an update pass that updates the file after now, and so sees all
+ * its I/O done before: its temperature, as of the last pass, leaves what
+ * it is now (0 if none yet).  Passes change it once the file is idle for
+ * longer than its average gap between accesses, at most a second here: a
+ * pass or two.  The pass updates the file's ranges along with it.
+ */
+static int wait_for_pass(int fd)
+{
+	struct temp_wait w = { .fd = fd };
+	struct hot_heat_info info;
+
+	if (heat(fd, &info, 0) == 0)
+		w.old = info.temp;
+	return wait_until(temp_changed, &w, PASS_WAIT);
+}
+
+static bool untracked(void *arg)
 {
 	struct hot_heat_info info;
-	int i;
 
-	for (i = 0; i < 60; i++) {
-		if (heat(fd, &info, 0) == 0 && info.temp != old)
-			return 0;
-		usleep(100000);
-	}
-	return -1;
+	return heat(*(int *)arg, &info, 0) == -ENODATA;
+}
+
+/* A value of the debugfs file stats ("inodes", "ranges", "mem"), or -1. */
+static long long stats_value(const char *name)
+{
+	char path[PATH_MAX], key[16];
+	long long val = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/stats", getenv("HOT_TRACK_DEBUGFS"));
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fscanf(f, "%15s %lld", key, &val) == 2 && strcmp(key, name))
+		val = -1;
+	fclose(f);
+	return val;
+}
+
+static bool mem_capped(void *arg)
+{
+	long long mem = stats_value("mem");
+
+	return mem >= 0 && mem <= *(long long *)arg;
 }
 
 /* O_DIRECT reads of 4 KiB at @off, @n times. */
@@ -459,14 +573,45 @@ static const char *no_worker_tests(void)
 	return NULL;
 }
 
-/* The update worker ranks a file read ten times more as hotter. */
-TEST_F(hot, spot_order_by_heat)
+/* The hot and the cold file in the spot lists, and the hot file's ioctl. */
+struct spot_look {
+	int fd;
+	unsigned long long ino_hot, ino_cold;
+	int pos_hot, pos_cold, range_hot, range_cold;
+	unsigned int r_hot, r_cold, t_hot, t_cold, temp;
+};
+
+/*
+ * Read the spot lists between two looks at the hot file's temperature:
+ * false if a pass came between, and the lists and the ioctl may not agree.
+ */
+static bool spot_look(void *arg)
 {
-	unsigned int r_hot, r_cold, w, t_hot, t_cold;
+	struct hot_heat_info before, after;
+	struct spot_look *l = arg;
+	unsigned int r, w, t;
+
+	if (heat(l->fd, &before, 0))
+		return false;
+	l->pos_hot = debugfs_find("inode_spot", l->ino_hot, -1, &l->r_hot, &w,
+				  &l->t_hot);
+	l->pos_cold = debugfs_find("inode_spot", l->ino_cold, -1, &l->r_cold,
+				   &w, &l->t_cold);
+	l->range_hot = debugfs_find("range_spot", l->ino_hot, 0, &r, &w, &t);
+	l->range_cold = debugfs_find("range_spot", l->ino_cold, 0, &r, &w, &t);
+	if (heat(l->fd, &after, 0))
+		return false;
+	l->temp = after.temp;
+	return before.temp == after.temp;
+}
+
+/* The update worker ranks a file read ten times more as hotter. */
+TEST_F_TIMEOUT(hot, spot_order_by_heat, WORKER_TIMEOUT)
+{
+	struct spot_look l = { .fd = self->fd };
 	char cold[PATH_MAX + 8];
 	struct stat st_hot, st_cold;
-	int cfd, pos_hot, pos_cold;
-	struct hot_heat_info info;
+	int cfd;
 
 	if (no_worker_tests())
 		SKIP(return, "%s", no_worker_tests());
@@ -475,51 +620,39 @@ TEST_F(hot, spot_order_by_heat)
 	ASSERT_LE(0, cfd);
 	ASSERT_EQ(0, make_file(self->fd, self->buf, MiB));
 	ASSERT_EQ(0, make_file(cfd, self->buf, MiB));
-	/* Temperatures before the reads, from whatever pass came first. */
-	ASSERT_EQ(0, heat(self->fd, &info, 0));
-	t_hot = info.temp;
-	ASSERT_EQ(0, heat(cfd, &info, 0));
-	t_cold = info.temp;
 	ASSERT_EQ(0, direct_reads(self->path, self->buf, 0, 40));
 	ASSERT_EQ(0, direct_reads(cold, self->buf, 0, 4));
 	ASSERT_EQ(0, fstat(self->fd, &st_hot));
 	ASSERT_EQ(0, fstat(cfd, &st_cold));
 	/* A pass that saw the reads. */
-	ASSERT_EQ(0, wait_for_new_temp(self->fd, t_hot));
-	ASSERT_EQ(0, wait_for_new_temp(cfd, t_cold));
+	ASSERT_EQ(0, wait_for_pass(self->fd));
+	ASSERT_EQ(0, wait_for_pass(cfd));
 
-	pos_hot = debugfs_find("inode_spot", st_hot.st_ino, -1, &r_hot, &w,
-			       &t_hot);
-	pos_cold = debugfs_find("inode_spot", st_cold.st_ino, -1, &r_cold, &w,
-				&t_cold);
-	ASSERT_LE(0, pos_hot);
-	ASSERT_LE(0, pos_cold);
-	EXPECT_LT(pos_hot, pos_cold);
-	EXPECT_GT(t_hot, t_cold);
-	EXPECT_EQ(40, r_hot);
-	EXPECT_EQ(4, r_cold);
+	l.ino_hot = st_hot.st_ino;
+	l.ino_cold = st_cold.st_ino;
+	ASSERT_EQ(0, wait_until(spot_look, &l, PASS_WAIT));
+	ASSERT_LE(0, l.pos_hot);
+	ASSERT_LE(0, l.pos_cold);
+	EXPECT_LT(l.pos_hot, l.pos_cold);
+	EXPECT_GT(l.t_hot, l.t_cold);
+	EXPECT_EQ(40, l.r_hot);
+	EXPECT_EQ(4, l.r_cold);
 	/* The ioctl reports the same pass's temperature. */
-	ASSERT_EQ(0, heat(self->fd, &info, 0));
-	EXPECT_LE(t_hot, info.temp);
+	EXPECT_LE(l.t_hot, l.temp);
 	/* And the range list has range 0 of the hot file before the cold. */
-	pos_hot = debugfs_find("range_spot", st_hot.st_ino, 0, &r_hot, &w,
-			       &t_hot);
-	pos_cold = debugfs_find("range_spot", st_cold.st_ino, 0, &r_cold, &w,
-				&t_cold);
-	ASSERT_LE(0, pos_hot);
-	ASSERT_LE(0, pos_cold);
-	EXPECT_LT(pos_hot, pos_cold);
+	ASSERT_LE(0, l.range_hot);
+	ASSERT_LE(0, l.range_cold);
+	EXPECT_LT(l.range_hot, l.range_cold);
 	close(cfd);
 	unlink(cold);
 }
 
 /* An item idle for longer than hot-kick-time is dropped. */
-TEST_F(hot, kick_time_ages_out)
+TEST_F_TIMEOUT(hot, kick_time_ages_out, WORKER_TIMEOUT)
 {
 	struct hot_heat_info info;
 	unsigned int r, w, t;
 	struct stat st;
-	int i;
 
 	if (no_worker_tests())
 		SKIP(return, "%s", no_worker_tests());
@@ -528,23 +661,19 @@ TEST_F(hot, kick_time_ages_out)
 	ASSERT_EQ(0, heat(self->fd, &info, 0));
 	ASSERT_LE(0, debugfs_find("range_stat", st.st_ino, MiB, &r, &w, &t));
 	ASSERT_EQ(0, sysctl_write(sysctls[0], "1"));
-	for (i = 0; i < 80 && heat(self->fd, &info, 0) != -ENODATA; i++)
-		usleep(100000);
+	wait_until(untracked, &self->fd, PASS_WAIT);
 	EXPECT_EQ(-ENODATA, heat(self->fd, &info, 0));
 	EXPECT_EQ(-1, debugfs_find("inode_stat", st.st_ino, -1, &r, &w, &t));
 	EXPECT_EQ(-1, debugfs_find("range_stat", st.st_ino, MiB, &r, &w, &t));
 }
 
 /* The memory cap holds, and the hottest range survives it. */
-TEST_F(hot, mem_cap_keeps_hottest)
+TEST_F_TIMEOUT(hot, mem_cap_keeps_hottest, WORKER_TIMEOUT)
 {
-	char stats[PATH_MAX];
-	long long mem = -1;
+	long long mem, cap = 4096;
 	unsigned int r, w, t;
 	struct stat st;
-	char key[16];
 	int i, dfd;
-	FILE *f;
 
 	if (no_worker_tests())
 		SKIP(return, "%s", no_worker_tests());
@@ -561,17 +690,9 @@ TEST_F(hot, mem_cap_keeps_hottest)
 	ASSERT_EQ(0, wait_for_pass(self->fd));
 
 	ASSERT_EQ(0, sysctl_write(sysctls[2], "4096"));
-	snprintf(stats, sizeof(stats), "%s/stats", getenv("HOT_TRACK_DEBUGFS"));
-	for (i = 0; i < 60; i++) {
-		f = fopen(stats, "r");
-		ASSERT_NE(NULL, f);
-		while (fscanf(f, "%15s %lld", key, &mem) == 2 && strcmp(key, "mem"))
-			;
-		fclose(f);
-		if (mem >= 0 && mem <= 4096)
-			break;
-		usleep(100000);
-	}
+	wait_until(mem_capped, &cap, PASS_WAIT);
+	mem = stats_value("mem");
+	ASSERT_LE(0, mem);
 	EXPECT_GE(4096, mem);
 	EXPECT_LE(0, debugfs_find("range_stat", st.st_ino, 5 * MiB, &r, &w, &t));
 	EXPECT_EQ(31, r);
@@ -579,7 +700,7 @@ TEST_F(hot, mem_cap_keeps_hottest)
 }
 
 /* drop_caches shrinks the items, the hottest stay. */
-TEST_F(hot, drop_caches_keeps_hottest)
+TEST_F_TIMEOUT(hot, drop_caches_keeps_hottest, WORKER_TIMEOUT)
 {
 	unsigned int r, w, t;
 	struct stat st;
@@ -592,8 +713,8 @@ TEST_F(hot, drop_caches_keeps_hottest)
 	for (i = 0; i < 200; i++)
 		ASSERT_EQ(0, direct_reads(self->path, self->buf, i * MiB, 1));
 	ASSERT_EQ(0, direct_reads(self->path, self->buf, 7 * MiB, 30));
+	/* The shrinker goes by the heat maps of a pass that saw all reads. */
 	ASSERT_EQ(0, wait_for_pass(self->fd));
-	usleep(1200000);
 
 	fd = open("/proc/sys/vm/drop_caches", O_WRONLY);
 	ASSERT_LE(0, fd);
@@ -606,7 +727,7 @@ TEST_F(hot, drop_caches_keeps_hottest)
 }
 
 /* Every line of every debugfs file parses, and stats add up. */
-TEST_F(hot, debugfs_formats)
+TEST_F_TIMEOUT(hot, debugfs_formats, WORKER_TIMEOUT)
 {
 	static const char * const files[] = {
 		"inode_stat", "range_stat", "inode_spot", "range_spot"
