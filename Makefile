@@ -59,14 +59,15 @@ kernel: $(TREE)/.git deps
 # KUnit on the test kernel, on 2 CPUs; its log must be clean too.
 kunit: kernel
 	cd $(TREE) && python3 tools/testing/kunit/kunit.py exec --arch=um \
-		--build_dir=$(TOP)/build/uml --timeout=600 \
+		--build_dir=$(TOP)/build/uml --timeout=$$((600 * $${HOT_TIMEOUT_SCALE:-1})) \
 		--kernel_args=ncpus=2 --kernel_args=seccomp=on 'hot_track*'
 	scripts/kernel-log-check build/uml/test.log
 
 # ext4, xfs and btrfs as modules: modpost finds every symbol they use of
 # hot_track exported; in the guest they load, pass the kselftests, unload.
 kernel-mod: $(TREE)/.git deps
-	scripts/build-kernel.sh $(TREE) build/uml-mod $(FRAGMENTS) config/modules.config
+	scripts/build-kernel.sh $(TREE) build/uml-mod config/uml.config \
+		config/hot_track.config config/modules.config
 
 modules-test: kernel-mod tools
 	$(GUEST) -k build/uml-mod/linux -n modules -t 1500 -d ext4:1G -d xfs:1G \
@@ -133,4 +134,4 @@ bisect-check: $(TREE)/.git deps
 	scripts/bisect-check.sh
 
 clean:
-	rm -rf build/uml build/uml-bisect build/uml-base build/uml-bench build/uml-micro build/bench build/runs build/series build/tools build/selftests
+	rm -rf build/uml build/uml-mod build/uml-nohot build/kunit-* build/uml-bisect build/uml-base build/uml-bench build/uml-micro build/bench build/runs build/series build/tools build/selftests

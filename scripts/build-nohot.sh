@@ -12,6 +12,8 @@ objs=$(git -C "$src" diff --name-only hot-track-base HEAD -- '*.c' |
 	grep -v '^fs/hot_tracking\|^fs/tests/\|^tools/' | sed 's/\.c$/.o/' | tr '\n' ' ')
 echo "nohot: $objs"
 mkdir -p "$out"
+# Compile them anew each time: a warning shows only when a file is compiled.
+(cd "$out" && rm -f $objs)
 BUILD_TARGETS=$objs W=1 "$top/scripts/build-kernel.sh" "$src" "$out" \
 	"$top/config/uml.config" "$top/config/nohot.config" 2>&1 | tee "$out/nohot.log"
 if grep -E 'warning:|error:' "$out/nohot.log"; then

@@ -53,12 +53,13 @@ if [ $list = 1 ]; then
 	exit 0
 fi
 
-# A package counts as there only when dpkg says "installed"; dpkg-query exits
-# non-zero for packages it does not know, which are missing too.
+# A package counts as there only when dpkg says "installed" (for one of its
+# architectures); dpkg-query exits non-zero for packages it does not know,
+# which are missing too.
 missing=""
 for p in $wanted; do
-	st=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null) || st=""
-	[ "$st" = installed ] || missing="$missing $p"
+	st=$(dpkg-query -W -f='${db:Status-Status}\n' "$p" 2>/dev/null) || st=""
+	grep -qx installed <<< "$st" || missing="$missing $p"
 done
 missing=${missing# }
 [ -n "$missing" ] || exit 0

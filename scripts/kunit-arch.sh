@@ -10,6 +10,8 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 tree=$top/build/linux
 export CCACHE_BASEDIR=$top/build CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-20G}
+scale=${HOT_TIMEOUT_SCALE:-1}	# multiplies the timeout
+[[ $scale =~ ^[0-9]{1,4}$ ]] && scale=$((10#$scale)) && [ "$scale" -ge 1 ] || scale=1
 passed=0 failed=0 rc=0
 for arch in ${*:-x86_64 i386 arm64}; do
 	case $arch in
@@ -25,7 +27,7 @@ for arch in ${*:-x86_64 i386 arm64}; do
 		${cross:+--cross_compile=$cross} \
 		--make_options CC="ccache ${cross}gcc" --build_dir="$out" \
 		--kunitconfig="$top/config/kunit.config" --jobs="$(nproc)" \
-		--qemu_args="-smp 2" --timeout=900 'hot_track*') > "$out/kunit.log" 2>&1
+		--qemu_args="-smp 2" --timeout=$((900 * scale)) 'hot_track*') > "$out/kunit.log" 2>&1
 	r=$?
 	p=$(sed -n 's/.*Ran [0-9]* tests: passed: \([0-9]*\).*/\1/p' "$out/kunit.log" | tail -1)
 	f=$(sed -n 's/.*Ran [0-9]* tests:.*failed: \([0-9]*\).*/\1/p' "$out/kunit.log" | tail -1)

@@ -591,7 +591,7 @@ EXPORT_SYMBOL_GPL(hot_track_hot_ranges);
  * hot_track_range_temp() - the temperature of one range
  * @sb: the superblock.
  * @key: the file's key, as in &struct hot_range_ref.
- * @index: the range number.
+ * @index: the range number; none past %HOT_RANGE_INDEX_MAX is tracked.
  * @temp: where to store the range's temperature as of the last update pass.
  *
  * Context: any context that may take a spinlock; takes &hot_info.map_lock.
@@ -599,13 +599,14 @@ EXPORT_SYMBOL_GPL(hot_track_hot_ranges);
  * or written since tracking began, aged out, or @sb does not track hot data.
  */
 int hot_track_range_temp(struct super_block *sb,
-			 const struct hot_inode_key *key, unsigned long index,
-			 u32 *temp)
+			 const struct hot_inode_key *key, u64 index, u32 *temp)
 {
 	struct hot_range_item *hr = NULL;
 	struct hot_inode_item *he;
 	struct hot_info *hi;
 
+	if (index > HOT_RANGE_INDEX_MAX)
+		return -ENODATA;
 	rcu_read_lock();
 	hi = rcu_dereference(sb->s_hot_info);
 	he = hi ? rhashtable_lookup(&hi->inodes, key, hot_inode_params) : NULL;
@@ -624,7 +625,7 @@ EXPORT_SYMBOL_GPL(hot_track_range_temp);
 /**
  * hot_track_mute_range() - stop or resume counting the I/O of one range
  * @inode: the file, a regular file.
- * @index: the range number.
+ * @index: the range number; one past %HOT_RANGE_INDEX_MAX - 1 is not muted.
  * @mute: true to stop counting, false to resume.
  *
  * For a filesystem that moves data itself (reads it and writes it back
@@ -637,8 +638,7 @@ EXPORT_SYMBOL_GPL(hot_track_range_temp);
  * Context: process context, or any context that may take a spinlock.  On
  * allocation failure the range is not muted.
  */
-void hot_track_mute_range(struct inode *inode, unsigned long index,
-			  bool mute)
+void hot_track_mute_range(struct inode *inode, u64 index, bool mute)
 {
 	struct hot_inode_item *he;
 	struct hot_info *hi;

@@ -15,6 +15,7 @@ passed=0 failed=0
 # The stubs read their behaviour from files in $stub:
 #   installed    packages dpkg knows as installed (one a line)
 #   removed      packages dpkg knows, not installed ("deinstall ... config-files")
+#   multiarch    installed packages dpkg lists for two architectures
 #   apt.fail     apt-get install fails when this exists
 #   uid          what id -u prints
 # and record each apt-get call in apt.calls.
@@ -32,7 +33,9 @@ for a; do
 		else echo "dpkg-query: no packages found matching $a" >&2; rc=1; continue
 		fi
 		f=${fmt//'${Package}'/$a}; f=${f//'${db:Status-Status}'/$st}
-		f=${f//'${Version}'/1.0}; printf "$f" ;;
+		f=${f//'${Version}'/1.0}; printf "$f"
+		# Installed for two architectures: a line for each.
+		grep -qx "$a" "$STUBDIR/multiarch" 2>/dev/null && printf "$f" ;;
 	esac
 done
 exit $rc
@@ -53,7 +56,7 @@ export STUBDIR=$stub
 # Every package of the default group (check).
 all=$("$deps" --list)
 
-reset() { rm -f "$stub"/installed "$stub"/removed "$stub"/apt.* "$stub"/uid; : > "$stub/installed"; }
+reset() { rm -f "$stub"/installed "$stub"/removed "$stub"/multiarch "$stub"/apt.* "$stub"/uid; : > "$stub/installed"; }
 run() { PATH="$stub:$PATH" "$deps" "$@" > "$stub/out" 2>&1; echo $? > "$stub/rc"; }
 rc() { cat "$stub/rc"; }
 installs() { grep -w install "$stub/apt.calls" 2>/dev/null | tr ' ' '\n' | grep -v '^-' | grep -vx install | sort | tr '\n' ' '; }
@@ -83,6 +86,10 @@ check "none installed: says what and why" 'grep -q "deps: installing: " "$stub/o
 reset; printf '%s\n' $all | grep -vx 'fio\|flex' > "$stub/installed"; echo flex > "$stub/removed"; run
 check "some missing: exit 0" '[ "$(rc)" = 0 ]'
 check "some missing: installs just those" '[ "$(installs)" = "$(sorted fio flex)" ]'
+
+# A package installed for two architectures is there.
+reset; printf '%s\n' $all > "$stub/installed"; echo libssl-dev > "$stub/multiarch"; run
+check "multiarch: apt-get not called" '[ "$(rc)" = 0 ] && [ ! -e "$stub/apt.calls" ]'
 
 # apt fails: exit 1, and the message names the packages.
 reset; touch "$stub/apt.fail"; printf '%s\n' $all | grep -vx fsmark > "$stub/installed"; run

@@ -200,11 +200,11 @@ static u64 hot_move_file_range(struct btrfs_fs_info *fs_info, u64 rootid,
 			.to_nonrot = to_nonrot,
 			.move_shared = READ_ONCE(hm->move_shared),
 		};
-		unsigned long index = cur >> HOT_RANGE_SHIFT;
+		u64 index = cur >> HOT_RANGE_SHIFT;
 
 		if (hot_move_stopping(fs_info))
 			break;
-		next = min(start + len, (u64)(index + 1) << HOT_RANGE_SHIFT);
+		next = min(start + len, (index + 1) << HOT_RANGE_SHIFT);
 		hot_track_mute_range(&inode->vfs_inode, index, true);
 		ret = btrfs_hot_move_range(inode, cur, next - cur, &ctl);
 		hot_track_mute_range(&inode->vfs_inode, index, false);
@@ -305,8 +305,9 @@ static u32 hot_move_range_temp(struct btrfs_fs_info *fs_info,
 			       const struct hot_move_candidate *c)
 {
 	struct hot_inode_key key = { .root = c->root, .ino = c->ino };
-	unsigned long index = c->offset >> HOT_RANGE_SHIFT;
-	unsigned long last = (c->offset + c->len - 1) >> HOT_RANGE_SHIFT;
+	u64 index = c->offset >> HOT_RANGE_SHIFT;
+	u64 last = min_t(u64, (c->offset + c->len - 1) >> HOT_RANGE_SHIFT,
+			 HOT_RANGE_INDEX_MAX);
 	u32 temp, max = 0;
 
 	for (; index <= last; index++)

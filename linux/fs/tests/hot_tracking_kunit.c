@@ -759,7 +759,7 @@ static int hot_kunit_thread_fn(void *arg)
 
 	wait_for_completion(t->go);
 	for (i = 0; i < HOT_KUNIT_ACCESSES; i++)
-		hot_track_io(t->inode, (loff_t)(i % HOT_KUNIT_RANGES) * SZ_1M,
+		hot_track_io(t->inode, (loff_t)(i / 2 % HOT_KUNIT_RANGES) * SZ_1M,
 			     SZ_4K, i % 2 ? WRITE : READ);
 	complete(&t->done);
 	return 0;

@@ -251,10 +251,8 @@ int hot_track_hot_ranges(struct super_block *sb, u32 min_temp,
 			 unsigned long skip, struct hot_range_ref *refs,
 			 unsigned int max);
 int hot_track_range_temp(struct super_block *sb,
-			 const struct hot_inode_key *key, unsigned long index,
-			 u32 *temp);
-void hot_track_mute_range(struct inode *inode, unsigned long index,
-			  bool mute);
+			 const struct hot_inode_key *key, u64 index, u32 *temp);
+void hot_track_mute_range(struct inode *inode, u64 index, bool mute);
 void __hot_track_io(struct inode *inode, loff_t pos, u64 len, int rw);
 void __hot_track_writeback_folio(struct inode *inode, struct folio *folio);
 void __hot_track_writeback_begin(struct inode *inode);
@@ -385,13 +383,13 @@ static inline int hot_track_hot_ranges(struct super_block *sb, u32 min_temp,
 
 static inline int hot_track_range_temp(struct super_block *sb,
 				       const struct hot_inode_key *key,
-				       unsigned long index, u32 *temp)
+				       u64 index, u32 *temp)
 {
 	return -ENODATA;
 }
 
-static inline void hot_track_mute_range(struct inode *inode,
-					unsigned long index, bool mute) {}
+static inline void hot_track_mute_range(struct inode *inode, u64 index,
+					bool mute) {}
 static inline void hot_track_io(struct inode *inode, loff_t pos, u64 len,
 				int rw) {}
 static inline void hot_track_writeback_folio(struct inode *inode,
