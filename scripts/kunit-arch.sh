@@ -2,13 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # kunit-arch.sh ARCH...: the hot_track KUnit suite on each architecture
-# (x86_64, i386, arm64) under QEMU, through kunit.py's qemu_configs, on 2
-# CPUs, with config/kunit.config.  Each builds out of tree in
+# (x86_64, i386, arm64) under QEMU (emulated: TCG), through kunit.py's
+# qemu_configs, on 2 CPUs, with config/kunit.config.  Each builds out of tree in
 # build/kunit-ARCH through ccache; the kernel log must be clean.  Ends with
 # one line "arches: N passed, N failed" counting the test cases.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 tree=$top/build/linux
+# QEMU without KVM (see scripts/qemu-tcg/qemu-tcg).
+export PATH=$top/scripts/qemu-tcg:$PATH
 export CCACHE_BASEDIR=$top/build CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-20G}
 scale=${HOT_TIMEOUT_SCALE:-1}	# multiplies the timeout
 [[ $scale =~ ^[0-9]{1,4}$ ]] && scale=$((10#$scale)) && [ "$scale" -ge 1 ] || scale=1

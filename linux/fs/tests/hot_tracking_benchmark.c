@@ -269,7 +269,7 @@ static void hot_bench_hook_cpus_own_file(struct kunit *test)
 static void hot_bench_update_pass(struct kunit *test)
 {
 	static const unsigned long sizes[] = { 1000, 10000, 100000, 1000000 };
-	const u64 kick = 3600 * NSEC_PER_SEC;
+	const u64 kick = 3600ULL * NSEC_PER_SEC;
 	struct hot_bench_fs *fs;
 	unsigned long i, n;
 	unsigned int k;

@@ -127,7 +127,7 @@ static void hot_log2_test(struct kunit *test)
 
 static void hot_temp_test(struct kunit *test)
 {
-	const u64 s = NSEC_PER_SEC, t0 = 1000 * NSEC_PER_SEC;
+	const u64 s = NSEC_PER_SEC, t0 = 1000ULL * NSEC_PER_SEC;
 	struct hot_freq cold = {}, warm = {}, hot = {}, f;
 	u64 now;
 	int i;
@@ -519,7 +519,7 @@ static void hot_shrink_test(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, he);
 	for (i = 0; i < 1000; i++)
 		hot_kunit_set_range(he, i, NSEC_PER_MSEC * (i + 1), now);
-	hot_update_all(fs->hi, now, 60 * NSEC_PER_SEC);
+	hot_update_all(fs->hi, now, 60ULL * NSEC_PER_SEC);
 
 	/* 1001 items; the hottest 1/8 (125) are never offered. */
 	count = hot_shrink_count(fs->hi->shrinker, &sc);
@@ -583,7 +583,7 @@ static void hot_type_override_test(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, he);
 
 	/* An hour later and a kick time of a second: nothing is dropped. */
-	hot_update_all(fs->hi, ktime_get_ns() + 3600 * NSEC_PER_SEC,
+	hot_update_all(fs->hi, ktime_get_ns() + 3600ULL * NSEC_PER_SEC,
 		       NSEC_PER_SEC);
 	KUNIT_EXPECT_PTR_EQ(test, hot_kunit_item(fs, 0), he);
 	hr = xa_load(&he->ranges, 0);
@@ -621,7 +621,7 @@ static void hot_kunit_spot_one(void *arg, const struct hot_inode_key *key,
 static void hot_spot_order_test(struct kunit *test)
 {
 	struct hot_kunit_fs *fs = test->priv;
-	u64 now = ktime_get_ns() + 1000 * NSEC_PER_SEC;
+	u64 now = ktime_get_ns() + 1000ULL * NSEC_PER_SEC;
 	struct hot_kunit_spot spot = {};
 	struct hot_inode_item *he;
 	int i;
@@ -636,7 +636,7 @@ static void hot_spot_order_test(struct kunit *test)
 	for (i = 0; i < 8; i++)
 		hot_kunit_set_range(he, i, NSEC_PER_MSEC * (1170 - 10 * i) / 1000,
 				    now);
-	hot_update_all(fs->hi, now, 60 * NSEC_PER_SEC);
+	hot_update_all(fs->hi, now, 60ULL * NSEC_PER_SEC);
 	hot_track_spot(fs->hi, true, 8, hot_kunit_spot_one, &spot);
 	KUNIT_ASSERT_EQ(test, spot.n, 8);
 	KUNIT_EXPECT_EQ(test, hot_temp_bucket(spot.temp[0]),
@@ -649,7 +649,7 @@ static void hot_spot_order_test(struct kunit *test)
 static void hot_hot_ranges_test(struct kunit *test)
 {
 	struct hot_kunit_fs *fs = test->priv;
-	u64 now = ktime_get_ns() + 1000 * NSEC_PER_SEC;
+	u64 now = ktime_get_ns() + 1000ULL * NSEC_PER_SEC;
 	struct hot_inode_key key = { .root = 0, .ino = 100 };
 	struct hot_range_ref refs[8];
 	struct hot_inode_item *he;
@@ -663,7 +663,7 @@ static void hot_hot_ranges_test(struct kunit *test)
 	for (i = 0; i < 6; i++)
 		hot_kunit_set_range(he, i, (i + 1) * NSEC_PER_MSEC, now);
 	KUNIT_EXPECT_EQ(test, hot_track_hot_ranges(fs->sb, 0, 0, refs, 8), 0);
-	hot_update_all(fs->hi, now, 60 * NSEC_PER_SEC);
+	hot_update_all(fs->hi, now, 60ULL * NSEC_PER_SEC);
 
 	n = hot_track_hot_ranges(fs->sb, 0, 0, refs, 8);
 	KUNIT_ASSERT_EQ(test, n, 6);
@@ -798,7 +798,7 @@ static void hot_concurrent_test(struct kunit *test)
 	complete_all(&go);
 	/* The threads wait on @go, on this stack: let them finish first. */
 	while (busy) {
-		hot_update_all(fs->hi, ktime_get_ns(), 3600 * NSEC_PER_SEC);
+		hot_update_all(fs->hi, ktime_get_ns(), 3600ULL * NSEC_PER_SEC);
 		hot_track_get_freq(fs->inode[0], &freq, true, &temp);
 		passes++;
 		cond_resched();
