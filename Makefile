@@ -15,6 +15,10 @@
 #   make nohot    every file the series touches builds with HOT_TRACKING=n
 #   make arches   KUnit on x86_64, i386 and arm64 under QEMU
 #   make load-check  make check beside a CPU hog on every core
+#   make deps     install the Debian packages (scripts/deps.sh), deps-test its test
+#   make boot-test, selftests, drift, tools: single steps of check
+#   make bench    the benchmarks (BENCH=quick|full); bisect-check: every patch builds
+#   make clean    remove the builds (not build/linux, build/base)
 #
 # BASE_CACHE=DIR takes the base .deb from DIR (default ../shared/kernel when
 # it exists); KSRC=DIR starts the work tree from your own kernel tree.
@@ -125,8 +129,7 @@ demo: kernel tools
 # of check).
 BENCH ?= quick
 bench: $(TREE)/.git deps
-	@dpkg-query -W python3-scipy python3-matplotlib >/dev/null 2>&1 || \
-		apt-get install -y -qq python3-scipy python3-matplotlib >/dev/null
+	@scripts/deps.sh check bench
 	scripts/bench.sh $(BENCH)
 
 # Every patch of the series builds on its own (long: not part of check).

@@ -18,16 +18,16 @@ declare -A why=(
 	[check]="make and check filesystems, load modules, run the guest tests and KUnit on i386 (QEMU)"
 	[arches]="run KUnit on x86_64, i386 and arm64 under QEMU"
 	[load]="run the tests beside a CPU hog"
-	[bench]="analyse and plot the benchmarks"
+	[bench]="run (fs_mark, dm-delay), analyse and plot the benchmarks"
 )
 declare -A group=(
 	[build]="build-essential flex bison bc libelf-dev libssl-dev cpio rsync
 		 xz-utils ccache python3 python3-ply python3-git"
-	[check]="fio fsmark xfsprogs btrfs-progs e2fsprogs util-linux procps kmod
+	[check]="fio xfsprogs btrfs-progs e2fsprogs util-linux procps kmod
 		 qemu-system-x86"
 	[arches]="qemu-system-x86 qemu-system-arm gcc-aarch64-linux-gnu"
 	[load]="stress-ng"
-	[bench]="python3-scipy python3-matplotlib"
+	[bench]="fsmark dmsetup python3-scipy python3-matplotlib"
 )
 
 log() { echo "deps: $*" >&2; }

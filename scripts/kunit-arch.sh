@@ -24,6 +24,7 @@ for arch in ${*:-x86_64 i386 arm64}; do
 	out=$top/build/kunit-$arch
 	mkdir -p "$out"
 	t0=$(date +%s)
+	rm -f "$out/test.log"	# not a stale one from an earlier run
 	echo "arches: $arch ..."
 	(cd "$tree" && python3 tools/testing/kunit/kunit.py run --arch="$arch" \
 		${cross:+--cross_compile=$cross} \
@@ -34,7 +35,10 @@ for arch in ${*:-x86_64 i386 arm64}; do
 	p=$(sed -n 's/.*Ran [0-9]* tests: passed: \([0-9]*\).*/\1/p' "$out/kunit.log" | tail -1)
 	f=$(sed -n 's/.*Ran [0-9]* tests:.*failed: \([0-9]*\).*/\1/p' "$out/kunit.log" | tail -1)
 	p=${p:-0} f=${f:-0}
-	if ! "$top/scripts/kernel-log-check" "$out/test.log"; then
+	if [ ! -s "$out/test.log" ]; then
+		echo "arches: $arch: no kernel log (the build failed? see $out/kunit.log)"
+		r=1
+	elif ! "$top/scripts/kernel-log-check" "$out/test.log"; then
 		r=1
 	fi
 	if [ $r != 0 ]; then

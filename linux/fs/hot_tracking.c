@@ -625,7 +625,8 @@ EXPORT_SYMBOL_GPL(hot_track_range_temp);
 /**
  * hot_track_mute_range() - stop or resume counting the I/O of one range
  * @inode: the file, a regular file.
- * @index: the range number; one past %HOT_RANGE_INDEX_MAX - 1 is not muted.
+ * @index: the range number; from %HOT_RANGE_INDEX_MAX on, ranges cannot be
+ *	muted.
  * @mute: true to stop counting, false to resume.
  *
  * For a filesystem that moves data itself (reads it and writes it back

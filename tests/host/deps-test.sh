@@ -92,15 +92,15 @@ reset; printf '%s\n' $all > "$stub/installed"; echo libssl-dev > "$stub/multiarc
 check "multiarch: apt-get not called" '[ "$(rc)" = 0 ] && [ ! -e "$stub/apt.calls" ]'
 
 # apt fails: exit 1, and the message names the packages.
-reset; touch "$stub/apt.fail"; printf '%s\n' $all | grep -vx fsmark > "$stub/installed"; run
+reset; touch "$stub/apt.fail"; printf '%s\n' $all | grep -vx xfsprogs > "$stub/installed"; run
 check "apt fails: exit 1" '[ "$(rc)" = 1 ]'
-check "apt fails: names what is missing" 'grep -q "apt-get install failed.*fsmark" "$stub/out"'
+check "apt fails: names what is missing" 'grep -q "apt-get install failed.*xfsprogs" "$stub/out"'
 check "apt fails: shows apt's error" 'grep -q "Unable to locate" "$stub/out"'
 
 # Not root: nothing is attempted, the command to run is printed.
 reset; echo 1000 > "$stub/uid"; run
 check "not root: exit 1, apt not called" '[ "$(rc)" = 1 ] && [ ! -e "$stub/apt.calls" ]'
-check "not root: prints the command" 'grep -q "apt-get install .*fsmark" "$stub/out"'
+check "not root: prints the command" 'grep -q "apt-get install .*xfsprogs" "$stub/out"'
 
 # Other groups add their packages to the build tools; a bad group is refused.
 reset; printf '%s\n' $all > "$stub/installed"; run arches
