@@ -44,10 +44,10 @@ deps-test:
 
 $(TREE)/.git:
 	@$(MAKE) --no-print-directory deps
-	python3 scripts/series.py tree "$$(scripts/fetch-base.sh)"
+	base=$$(scripts/fetch-base.sh) && python3 scripts/series.py tree "$$base"
 
 tree: deps
-	python3 scripts/series.py tree "$$(scripts/fetch-base.sh)"
+	base=$$(scripts/fetch-base.sh) && python3 scripts/series.py tree "$$base"
 
 export: $(TREE)/.git
 	python3 scripts/series.py export

@@ -48,7 +48,14 @@ PIN
 			apt-get update -o Dir::Etc::sourcelist="$list" \
 				-o Dir::Etc::sourceparts=- -o APT::Get::List-Cleanup=0 >&2
 		fi
-		(cd "$out" && apt-get download "linux-source-7.3=$DEB_VER" >&2)
+		# The list may be stale (an earlier update failed): update once more.
+		(cd "$out" && apt-get download "linux-source-7.3=$DEB_VER" >&2) ||
+		{ apt-get update -o Dir::Etc::sourcelist="$list" \
+			-o Dir::Etc::sourceparts=- -o APT::Get::List-Cleanup=0 >&2 &&
+		  (cd "$out" && apt-get download "linux-source-7.3=$DEB_VER" >&2); } ||
+		{ log "cannot download linux-source-7.3=$DEB_VER from trixie-backports"
+		  log "(no network? superseded there? give BASE_CACHE=DIR with the .deb)"
+		  exit 1; }
 	fi
 	verify "$out/$DEB" || { log "checksum mismatch for $DEB"; rm -f "$out/$DEB"; exit 1; }
 fi

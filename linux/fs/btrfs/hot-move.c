@@ -57,12 +57,6 @@
  * space above that margin within this many seconds.
  */
 #define HOT_MOVE_FILL_SECS	600ULL
-/*
- * Once users were seen filling the filesystem, relocation stays paused for
- * this long after: writers stall (dirty throttling, a busy CPU), and one
- * quiet second between two runs does not mean the fill is over.
- */
-#define HOT_MOVE_FILL_HOLD_SECS	30ULL
 
 struct hot_move_usage {
 	u64 used;
@@ -146,29 +140,24 @@ static void hot_move_usage(struct btrfs_fs_info *fs_info,
  * Whether users are filling the filesystem: since the last run ended, the
  * free data space fell by more than relocation has moved since (@moved
  * bytes), at a rate that would use up the free space above @margin within
- * HOT_MOVE_FILL_SECS; or they were, less than HOT_MOVE_FILL_HOLD_SECS ago.
- * Relocation then pauses: moving 1 MiB ranges out of larger extents keeps
- * the old extents allocated, and that space is the users'.  Counts the
- * pause.
+ * HOT_MOVE_FILL_SECS.  Relocation then pauses: moving 1 MiB ranges out of
+ * larger extents keeps the old extents allocated, and that space is the
+ * users'.  Counts the pause.
  */
 static bool hot_move_filling(struct btrfs_fs_info *fs_info, u64 free,
 			     u64 moved, u64 margin)
 {
 	struct btrfs_hot_move *hm = &fs_info->hot_move;
-	u64 now = ktime_get_ns(), elapsed, taken;
+	u64 elapsed, taken;
 
-	if (now < hm->fill_until)
-		goto pause;
 	if (hm->fill_free <= free + moved)
 		return false;
 	taken = hm->fill_free - free - moved;
-	elapsed = max_t(u64, now - hm->fill_time, NSEC_PER_MSEC);
+	elapsed = max_t(u64, ktime_get_ns() - hm->fill_time, NSEC_PER_MSEC);
 	if (free > margin &&
 	    mul_u64_u64_div_u64(taken, HOT_MOVE_FILL_SECS * NSEC_PER_SEC,
 				elapsed) < free - margin)
 		return false;
-	hm->fill_until = now + HOT_MOVE_FILL_HOLD_SECS * NSEC_PER_SEC;
-pause:
 	atomic64_inc(&hm->fill_pauses);
 	return true;
 }
@@ -604,7 +593,6 @@ void btrfs_hot_move_update(struct btrfs_fs_info *fs_info)
 	hot_move_usage(fs_info, &u);
 	WRITE_ONCE(hm->active, u.rot && u.nonrot);
 	hot_move_fill_mark(fs_info);
-	hm->fill_until = 0;
 	mutex_lock(&hm->lock);
 	WRITE_ONCE(hm->stopped, false);
 	queue_delayed_work(system_dfl_wq, &hm->work,

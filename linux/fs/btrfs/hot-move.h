@@ -51,9 +51,6 @@ struct btrfs_fs_info;
  *	filesystem; only the work item and btrfs_hot_move_update() use it,
  *	never at the same time.
  * @fill_time: when, ktime_get_ns().
- * @fill_until: relocation stays paused until then (ktime_get_ns(), ns),
- *	as users were filling the filesystem shortly before; 0 when not.
- *	Used as @fill_free.
  * @runs: runs of the work item that found both device classes.
  * @promoted: bytes moved to non-rotational devices.
  * @demoted: bytes moved to rotational devices.
@@ -80,7 +77,6 @@ struct btrfs_hot_move {
 	u64 full_used;
 	u64 fill_free;
 	u64 fill_time;
-	u64 fill_until;
 	atomic64_t runs;
 	atomic64_t promoted;
 	atomic64_t demoted;
