@@ -265,12 +265,17 @@ static void hot_inode_free(struct hot_info *hi, struct hot_inode_item *he)
 	spin_unlock(&hi->map_lock);
 }
 
-static void hot_inode_key(struct hot_info *hi, const struct inode *inode,
+/*
+ * The key of @inode in @hi->inodes; false if the filesystem does not track
+ * @inode, one of its internal files.
+ */
+static bool hot_inode_key(struct hot_info *hi, const struct inode *inode,
 			  struct hot_inode_key *key)
 {
-	key->root = hi->type && hi->type->inode_root ?
-		    hi->type->inode_root(inode) : 0;
+	key->root = 0;
 	key->ino = inode->i_ino;
+	return !hi->type || !hi->type->inode_root ||
+	       hi->type->inode_root(inode, &key->root);
 }
 
 /* Find the item of @inode.  Caller holds rcu_read_lock(). */
@@ -279,7 +284,8 @@ static struct hot_inode_item *hot_inode_lookup(struct hot_info *hi,
 {
 	struct hot_inode_key key;
 
-	hot_inode_key(hi, inode, &key);
+	if (!hot_inode_key(hi, inode, &key))
+		return NULL;
 	return rhashtable_lookup(&hi->inodes, &key, hot_inode_params);
 }
 
@@ -288,8 +294,11 @@ static struct hot_inode_item *hot_inode_get(struct hot_info *hi,
 					    struct inode *inode)
 {
 	struct hot_inode_item *he, *old;
+	struct hot_inode_key key;
 
-	he = hot_inode_lookup(hi, inode);
+	if (!hot_inode_key(hi, inode, &key))
+		return NULL;
+	he = rhashtable_lookup(&hi->inodes, &key, hot_inode_params);
 	if (he)
 		return he;
 
@@ -298,7 +307,7 @@ static struct hot_inode_item *hot_inode_get(struct hot_info *hi,
 		return NULL;
 	xa_init(&he->ranges);
 	INIT_LIST_HEAD(&he->track_list);
-	hot_inode_key(hi, inode, &he->key);
+	he->key = key;
 	old = rhashtable_lookup_get_insert_fast(&hi->inodes, &he->node,
 						hot_inode_params);
 	if (old) {
@@ -886,14 +895,19 @@ static void hot_update_all(struct hot_info *hi, u64 now, u64 kick)
 	hot_sort_map(hi, hi->inode_map, hot_inode_cmp);
 }
 
+/* Items hot_evict_coldest() frees or looks at under one hold of map_lock. */
+#define HOT_EVICT_BATCH		1024UL
+
 /**
  * hot_evict_coldest() - free the coldest items of a superblock
  * @hi: the superblock's tracking state.
- * @nr: how many items to free at most.
+ * @nr: how many items to free at most; more than %HOT_EVICT_BATCH count
+ *	as %HOT_EVICT_BATCH.
  *
  * Frees range items from the coldest heat-map bucket up, then inode items
  * left without ranges, coldest first.  Items that no update pass has put
- * in a heat map yet are not freed.
+ * in a heat map yet are not freed.  Looks at %HOT_EVICT_BATCH items at
+ * most, which bounds the time &hot_info.map_lock is held.
  *
  * Context: any context that may take a spinlock.
  * Return: the number of items freed.
@@ -902,9 +916,10 @@ static unsigned long hot_evict_coldest(struct hot_info *hi, unsigned long nr)
 {
 	struct hot_range_item *hr, *hr_next;
 	struct hot_inode_item *he, *he_next;
-	unsigned long freed = 0;
+	unsigned long freed = 0, seen = 0;
 	unsigned int b;
 
+	nr = min(nr, HOT_EVICT_BATCH);
 	spin_lock(&hi->map_lock);
 	for (b = 0; b < HOT_MAP_BUCKETS && freed < nr; b++) {
 		list_for_each_entry_safe(hr, hr_next, &hi->range_map[b],
@@ -916,6 +931,7 @@ static unsigned long hot_evict_coldest(struct hot_info *hi, unsigned long nr)
 			xa_unlock(&he->ranges);
 			call_rcu(&hr->rcu, hot_range_free_rcu);
 			hot_mem_add(hi, hot_range_cachep, -1);
+			seen++;
 			if (++freed >= nr)
 				break;
 		}
@@ -923,6 +939,8 @@ static unsigned long hot_evict_coldest(struct hot_info *hi, unsigned long nr)
 	for (b = 0; b < HOT_MAP_BUCKETS && freed < nr; b++) {
 		list_for_each_entry_safe(he, he_next, &hi->inode_map[b],
 					 track_list) {
+			if (++seen > HOT_EVICT_BATCH)
+				goto out;
 			if (!xa_empty(&he->ranges))
 				continue;
 			if (!rhashtable_remove_fast(&hi->inodes, &he->node,
@@ -933,8 +951,23 @@ static unsigned long hot_evict_coldest(struct hot_info *hi, unsigned long nr)
 			}
 		}
 	}
+out:
 	spin_unlock(&hi->map_lock);
 	return freed;
+}
+
+/*
+ * How many items to free to bring @mem bytes under the cap of @thresh
+ * bytes: at least as many as there are range items' bytes over; 0 when not
+ * over, or without a cap.  @mem is read once by the caller: other CPUs
+ * lower it meanwhile (unlink, the shrinker).
+ */
+static unsigned long hot_mem_excess(long mem, unsigned long thresh)
+{
+	if (!thresh || mem <= 0 || (unsigned long)mem <= thresh)
+		return 0;
+	return DIV_ROUND_UP((unsigned long)mem - thresh,
+			    kmem_cache_size(hot_range_cachep));
 }
 
 static void hot_update_work(struct work_struct *work)
@@ -946,10 +979,8 @@ static void hot_update_work(struct work_struct *work)
 	unsigned long excess;
 
 	hot_update_all(hi, ktime_get_ns(), kick);
-	while (thresh && atomic_long_read(&hi->mem) > thresh) {
-		/* At least as many items as there are range items' bytes over. */
-		excess = atomic_long_read(&hi->mem) - thresh;
-		excess = DIV_ROUND_UP(excess, kmem_cache_size(hot_range_cachep));
+	/* In batches, letting others take map_lock in between. */
+	while ((excess = hot_mem_excess(atomic_long_read(&hi->mem), thresh))) {
 		if (!hot_evict_coldest(hi, excess))
 			break;
 		cond_resched();

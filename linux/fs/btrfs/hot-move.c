@@ -185,6 +185,9 @@ static u64 hot_move_file_range(struct btrfs_fs_info *fs_info, u64 rootid,
 	u64 cur, next, moved = 0;
 	int ret = 0;
 
+	/* Files of subvolumes only, never the filesystem's internal inodes. */
+	if (!btrfs_is_fstree(rootid))
+		return 0;
 	root = btrfs_get_fs_root(fs_info, rootid, true);
 	if (IS_ERR(root))
 		return 0;

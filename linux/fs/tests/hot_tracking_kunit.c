@@ -187,10 +187,14 @@ static void hot_temp_test(struct kunit *test)
 	KUNIT_EXPECT_LE(test, hot_temp(&f, U64_MAX), hot_temp(&f, U64_MAX / 2));
 }
 
+/* Inodes of this generation are the test filesystem's internal files. */
+#define HOT_KUNIT_INTERNAL	0xdead
+
 /* Inode numbers unique per "root", taken from i_generation in these tests. */
-static u64 hot_kunit_inode_root(const struct inode *inode)
+static bool hot_kunit_inode_root(const struct inode *inode, u64 *root)
 {
-	return inode->i_generation;
+	*root = inode->i_generation;
+	return inode->i_generation != HOT_KUNIT_INTERNAL;
 }
 
 static const struct hot_type hot_kunit_type = {
@@ -313,6 +317,23 @@ static void hot_track_io_test(struct kunit *test)
 		     SZ_1M, READ);
 	KUNIT_EXPECT_EQ(test, he->freq.nr_reads, 4);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_ranges), 5);
+}
+
+/* The I/O of a filesystem's internal files makes no item at all. */
+static void hot_internal_inode_test(struct kunit *test)
+{
+	struct hot_kunit_fs *fs = test->priv;
+
+	fs->inode[1]->i_generation = HOT_KUNIT_INTERNAL;
+	hot_track_io(fs->inode[1], 0, 3 * SZ_1M, READ);
+	hot_track_io(fs->inode[1], 0, SZ_1M, WRITE);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_inodes), 0);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_ranges), 0);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->mem), 0);
+
+	/* Its neighbour, in a root of its own, is a file like any other. */
+	hot_track_io(fs->inode[0], 0, SZ_1M, READ);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_inodes), 1);
 }
 
 static void hot_track_writeback_test(struct kunit *test)
@@ -501,6 +522,35 @@ static void hot_update_test(struct kunit *test)
 	hot_update_all(fs->hi, now + 120 * s, 60 * s);
 	KUNIT_EXPECT_NULL(test, hot_kunit_item(fs, 0));
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_ranges), 0);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_inodes), 0);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->mem), 0);
+}
+
+/*
+ * The memory cap reads the memory use once: when it dropped under the cap
+ * meanwhile, nothing is freed.  Eviction frees a batch at most per call.
+ */
+static void hot_evict_batch_test(struct kunit *test)
+{
+	struct hot_kunit_fs *fs = test->priv;
+	unsigned long size = kmem_cache_size(hot_range_cachep);
+
+	KUNIT_EXPECT_EQ(test, hot_mem_excess(SZ_1M, 0), 0);
+	KUNIT_EXPECT_EQ(test, hot_mem_excess(0, SZ_1M), 0);
+	KUNIT_EXPECT_EQ(test, hot_mem_excess(SZ_1M - 1, SZ_1M), 0);
+	KUNIT_EXPECT_EQ(test, hot_mem_excess(SZ_1M, SZ_1M), 0);
+	KUNIT_EXPECT_EQ(test, hot_mem_excess(SZ_1M + 1, SZ_1M), 1);
+	KUNIT_EXPECT_EQ(test, hot_mem_excess(SZ_1M + size + 1, SZ_1M), 2);
+
+	hot_track_io(fs->inode[0], 0, 1500ULL * SZ_1M, READ);
+	hot_update_all(fs->hi, ktime_get_ns(), 60ULL * NSEC_PER_SEC);
+	KUNIT_EXPECT_EQ(test, hot_evict_coldest(fs->hi, ULONG_MAX),
+			HOT_EVICT_BATCH);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_ranges),
+			1500 - HOT_EVICT_BATCH);
+	/* The rest of the ranges, then the inode item left without any. */
+	KUNIT_EXPECT_EQ(test, hot_evict_coldest(fs->hi, ULONG_MAX),
+			1500 - HOT_EVICT_BATCH + 1);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_inodes), 0);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->mem), 0);
 }
@@ -834,10 +884,12 @@ static struct kunit_case hot_track_test_cases[] = {
 	KUNIT_CASE(hot_log2_test),
 	KUNIT_CASE(hot_temp_test),
 	KUNIT_CASE(hot_track_io_test),
+	KUNIT_CASE(hot_internal_inode_test),
 	KUNIT_CASE(hot_track_writeback_test),
 	KUNIT_CASE(hot_track_lifetime_test),
 	KUNIT_CASE(hot_temp_bucket_test),
 	KUNIT_CASE(hot_update_test),
+	KUNIT_CASE(hot_evict_batch_test),
 	KUNIT_CASE(hot_shrink_test),
 	KUNIT_CASE(hot_type_override_test),
 	KUNIT_CASE(hot_spot_order_test),

@@ -155,9 +155,13 @@ struct hot_inode_item {
 
 /**
  * struct hot_type - what a filesystem tells hot data tracking
- * @inode_root: the &hot_inode_key.root of an inode; NULL if inode numbers
- *	are unique in the superblock.  Called in the I/O path: must not
- *	sleep.
+ * @inode_root: whether the I/O of a regular file is tracked and, if so, its
+ *	&hot_inode_key.root in @root.  Returns false for the filesystem's
+ *	internal files (btrfs's data relocation and free space cache inodes),
+ *	whose I/O is the filesystem's own: they never get an item.  NULL if
+ *	every regular file is tracked and inode numbers are unique in the
+ *	superblock.  Called in the I/O path, with interrupts possibly
+ *	disabled: must not sleep.
  * @temp: the temperature of an item at a time (ns), instead of hot_temp().
  *	Its top byte picks the heat-map bucket.  Called by the update worker
  *	under spinlocks: must not sleep.
@@ -169,7 +173,7 @@ struct hot_inode_item {
  * is optional.
  */
 struct hot_type {
-	u64 (*inode_root)(const struct inode *inode);
+	bool (*inode_root)(const struct inode *inode, u64 *root);
 	u32 (*temp)(const struct hot_freq *freq, u64 now);
 	bool (*is_obsolete)(const struct hot_freq *freq, u64 now, u64 kick);
 };

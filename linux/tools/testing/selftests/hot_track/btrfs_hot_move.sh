@@ -164,7 +164,7 @@ verify() {	# verify SUMS
 sums() { (cd "$mnt" && sha256sum "$@") > "$work/sums"; }
 
 ktap_print_header
-ktap_set_plan 11
+ktap_set_plan 12
 [ -z "${bad_scale+set}" ] ||
 	echo "# HOT_TIMEOUT_SCALE=$bad_scale is not an integer from 1 to 1000: using 1"
 
@@ -436,7 +436,52 @@ if new_fs; then
 fi
 report "nothing moves without hot_move" $rc
 
-# 11. The filesystem is consistent.
+# 11. Balance while hot_move runs: data relocation reads and writes through
+# its own inode, which must get no heat and never be moved (moving it broke
+# relocation's one-to-one extent mapping and aborted the transaction).  The
+# filesystem stays writable and its files unchanged; no item of an internal
+# root (not 5 and not from 256 on: relocation's is -9, 20 digits) shows in
+# debugfs.
+rc=1
+if new_fs; then
+	rc=0
+	tune interval=1 || fail "line $LINENO"
+	# Small readahead, as on most disks: relocation's reads then come
+	# through readahead, counted, in many pieces.
+	echo 128 > "$(dirname "$hm")/bdi/read_ahead_kb" || fail "line $LINENO"
+	dd if=/dev/urandom of="$mnt/f" bs=1M count=192 status=none
+	sync
+	sums f
+	# Relocation's inode lives as long as a balance: look while it runs.
+	internal() {
+		awk '$2 != 5 && ($2 + 0 < 256 || length($2) == 20)' \
+			/sys/kernel/debug/hot_track/*/inode_stat >> "$work/internal"
+	}
+	: > "$work/internal"
+	# The metadata balance first: after two data balances a filesystem
+	# this small may have too little unallocated space left for one.
+	for i in m 1 2; do
+		if [ $i = m ]; then
+			btrfs balance start -m "$mnt" >"$work/balance.log" 2>&1 &
+		else
+			btrfs balance start -d "$mnt" >"$work/balance.log" 2>&1 &
+		fi
+		while kill -0 $! 2>/dev/null; do internal; sleep 0.1; done
+		wait $! || { cat "$work/balance.log"; fail "balance $i"; }
+		# A relocation run after each: what the balance made hot.
+		runs=$(stat_of runs)
+		wait_for 30 eval '[ "$(stat_of runs)" -ge $((runs + 2)) ]' || fail "no runs"
+	done
+	internal
+	[ -s "$work/internal" ] &&
+		fail "internal inodes tracked: $(sort -u "$work/internal" | head -3)"
+	touch "$mnt/after" || fail "not writable after balance"
+	echo "# promoted $(stat_of promoted_bytes) bytes"
+	verify sums || fail "verify"
+fi
+report "balance while hot_move runs" $rc
+
+# 12. The filesystem is consistent.
 rc=1
 if mountpoint -q "$mnt" && umount "$mnt"; then
 	btrfs check --readonly "$hdd" >"$work/check.log" 2>&1 && rc=0
