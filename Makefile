@@ -116,7 +116,7 @@ tools: $(TREE)/.git
 # btrfs hot relocation on a rotational and a non-rotational disk.
 selftests: kernel tools
 	$(GUEST) -t 1500 -d ext4:1G -d xfs:1G -d btrfs:1G -d plain:512M \
-		-d hdd:1G -d ssd:640M tests/guest/selftests.sh
+		-d hdd:1G -d ssd:640M -d spare:640M tests/guest/selftests.sh
 
 check: kernel
 	scripts/check.sh

@@ -40,6 +40,18 @@
 /* Allocations in the I/O path: never sleep, never warn, never dip into reserves. */
 #define HOT_GFP		(GFP_NOWAIT | __GFP_NOWARN | __GFP_NOMEMALLOC)
 
+/*
+ * Under memory pressure the shrinker frees the coldest items, but leaves
+ * the hottest 1/HOT_SHRINK_KEEP of the items the last update pass put in
+ * the heat maps, and at least HOT_SHRINK_KEEP_MIN: even drop_caches, which
+ * shrinks until nothing is left to free, leaves the data that matters
+ * most.  Only a pass lowers the floor, so memory pressure that lasts
+ * leaves an eighth of what is left at each pass.  The memory cap, after
+ * each pass, is the bound that does not depend on pressure.
+ */
+#define HOT_SHRINK_KEEP		8
+#define HOT_SHRINK_KEEP_MIN	64UL
+
 /* Items visited between two breaks of the RCU read section of a walk. */
 #define HOT_WALK_BATCH	256
 
@@ -231,6 +243,28 @@ static void hot_inode_free_rcu(struct rcu_head *head)
 }
 
 /*
+ * Put an item in heat-map bucket @bucket, counting it in
+ * &hot_info.nr_mapped if it was in no map.  Caller holds
+ * &hot_info.map_lock.
+ */
+static void hot_map_add(struct hot_info *hi, struct list_head *entry,
+			struct list_head *bucket)
+{
+	if (list_empty(entry))
+		WRITE_ONCE(hi->nr_mapped, hi->nr_mapped + 1);
+	list_move_tail(entry, bucket);
+}
+
+/* Take an item out of its heat map, if in one.  Caller holds map_lock. */
+static void hot_map_del(struct hot_info *hi, struct list_head *entry)
+{
+	if (list_empty(entry))
+		return;
+	WRITE_ONCE(hi->nr_mapped, hi->nr_mapped - 1);
+	list_del_init(entry);
+}
+
+/*
  * Free an inode item that left &hot_info.inodes, and its ranges.  Readers
  * under RCU may still see them until the grace period ends.  Caller holds
  * &hot_info.map_lock.
@@ -246,11 +280,11 @@ static void __hot_inode_free(struct hot_info *hi, struct hot_inode_item *he)
 	he->dead = true;
 	xa_for_each(&he->ranges, index, hr) {
 		__xa_erase(&he->ranges, index);
-		list_del_init(&hr->track_list);
+		hot_map_del(hi, &hr->track_list);
 		call_rcu(&hr->rcu, hot_range_free_rcu);
 		nr++;
 	}
-	list_del_init(&he->track_list);
+	hot_map_del(hi, &he->track_list);
 	xa_unlock(&he->ranges);
 	xa_destroy(&he->ranges);
 	hot_mem_add(hi, hot_range_cachep, -nr);
@@ -759,19 +793,19 @@ static void hot_update_inode(struct hot_info *hi, struct hot_inode_item *he,
 	xa_for_each(&he->ranges, index, hr) {
 		if (hot_item_obsolete(hi, &hr->freq, now, kick)) {
 			__xa_erase(&he->ranges, index);
-			list_del_init(&hr->track_list);
+			hot_map_del(hi, &hr->track_list);
 			call_rcu(&hr->rcu, hot_range_free_rcu);
 			nr++;
 			continue;
 		}
 		temp = hot_item_temp(hi, &hr->freq, now);
 		hr->temp = temp;
-		list_move_tail(&hr->track_list,
-			       &hi->range_map[hot_temp_bucket(temp)]);
+		hot_map_add(hi, &hr->track_list,
+			    &hi->range_map[hot_temp_bucket(temp)]);
 	}
 	temp = hot_item_temp(hi, &he->freq, now);
 	WRITE_ONCE(he->temp, temp);
-	list_move_tail(&he->track_list, &hi->inode_map[hot_temp_bucket(temp)]);
+	hot_map_add(hi, &he->track_list, &hi->inode_map[hot_temp_bucket(temp)]);
 	drop = xa_empty(&he->ranges) &&
 	       hot_item_obsolete(hi, &he->freq, now, kick);
 	xa_unlock(&he->ranges);
@@ -878,6 +912,13 @@ static void hot_sort_map(struct hot_info *hi, struct list_head *map,
 	spin_unlock(&hi->map_lock);
 }
 
+/* The shrinker's floor: the hottest eighth of the items a pass mapped. */
+static void hot_update_keep(struct hot_info *hi)
+{
+	WRITE_ONCE(hi->shrink_keep, max(READ_ONCE(hi->nr_mapped) /
+					HOT_SHRINK_KEEP, HOT_SHRINK_KEEP_MIN));
+}
+
 /**
  * hot_update_all() - one update pass over the items of a superblock
  * @hi: the superblock's tracking state.
@@ -893,6 +934,7 @@ static void hot_update_all(struct hot_info *hi, u64 now, u64 kick)
 	hot_walk_inodes(hi, hot_update_one, &ctl);
 	hot_sort_map(hi, hi->range_map, hot_range_cmp);
 	hot_sort_map(hi, hi->inode_map, hot_inode_cmp);
+	hot_update_keep(hi);
 }
 
 /* Items hot_evict_coldest() frees or looks at under one hold of map_lock. */
@@ -903,6 +945,7 @@ static void hot_update_all(struct hot_info *hi, u64 now, u64 kick)
  * @hi: the superblock's tracking state.
  * @nr: how many items to free at most; more than %HOT_EVICT_BATCH count
  *	as %HOT_EVICT_BATCH.
+ * @more: set if the walk ended at the batch limit.
  *
  * Frees range items from the coldest heat-map bucket up, then inode items
  * left without ranges, coldest first.  Items that no update pass has put
@@ -910,9 +953,11 @@ static void hot_update_all(struct hot_info *hi, u64 now, u64 kick)
  * most, which bounds the time &hot_info.map_lock is held.
  *
  * Context: any context that may take a spinlock.
- * Return: the number of items freed.
+ * Return: the number of items freed; *@more is set if the walk stopped at
+ * %HOT_EVICT_BATCH items, with more to look at.
  */
-static unsigned long hot_evict_coldest(struct hot_info *hi, unsigned long nr)
+static unsigned long hot_evict_coldest(struct hot_info *hi, unsigned long nr,
+				       bool *more)
 {
 	struct hot_range_item *hr, *hr_next;
 	struct hot_inode_item *he, *he_next;
@@ -927,7 +972,7 @@ static unsigned long hot_evict_coldest(struct hot_info *hi, unsigned long nr)
 			he = hr->hot_inode;
 			xa_lock(&he->ranges);
 			__xa_erase(&he->ranges, hr->index);
-			list_del_init(&hr->track_list);
+			hot_map_del(hi, &hr->track_list);
 			xa_unlock(&he->ranges);
 			call_rcu(&hr->rcu, hot_range_free_rcu);
 			hot_mem_add(hi, hot_range_cachep, -1);
@@ -936,13 +981,18 @@ static unsigned long hot_evict_coldest(struct hot_info *hi, unsigned long nr)
 				break;
 		}
 	}
-	for (b = 0; b < HOT_MAP_BUCKETS && freed < nr; b++) {
+	for (b = 0; b < HOT_MAP_BUCKETS && freed < nr && seen < HOT_EVICT_BATCH;
+	     b++) {
+		LIST_HEAD(skipped);
+
 		list_for_each_entry_safe(he, he_next, &hi->inode_map[b],
 					 track_list) {
 			if (++seen > HOT_EVICT_BATCH)
-				goto out;
-			if (!xa_empty(&he->ranges))
+				break;
+			if (!xa_empty(&he->ranges)) {
+				list_move_tail(&he->track_list, &skipped);
 				continue;
+			}
 			if (!rhashtable_remove_fast(&hi->inodes, &he->node,
 						    hot_inode_params)) {
 				__hot_inode_free(hi, he);
@@ -950,9 +1000,14 @@ static unsigned long hot_evict_coldest(struct hot_info *hi, unsigned long nr)
 					break;
 			}
 		}
+		/*
+		 * Items with ranges that joined since the last pass go behind
+		 * the others of their bucket, out of the way of the next call.
+		 */
+		list_splice_tail(&skipped, &hi->inode_map[b]);
 	}
-out:
 	spin_unlock(&hi->map_lock);
+	*more = seen >= HOT_EVICT_BATCH;
 	return freed;
 }
 
@@ -976,12 +1031,20 @@ static void hot_update_work(struct work_struct *work)
 					   struct hot_info, update_work);
 	unsigned long thresh = READ_ONCE(sysctl_hot_mem_high_thresh);
 	u64 kick = (u64)READ_ONCE(sysctl_hot_kick_time) * NSEC_PER_SEC;
-	unsigned long excess;
+	unsigned long excess, idle = 0;
+	bool more;
 
 	hot_update_all(hi, ktime_get_ns(), kick);
-	/* In batches, letting others take map_lock in between. */
+	/*
+	 * In batches, letting others take map_lock in between.  A batch that
+	 * freed nothing may have only met items that cannot go yet: go on
+	 * for as many batches as it takes to look at every inode item once.
+	 */
 	while ((excess = hot_mem_excess(atomic_long_read(&hi->mem), thresh))) {
-		if (!hot_evict_coldest(hi, excess))
+		if (hot_evict_coldest(hi, excess, &more))
+			idle = 0;
+		else if (!more || ++idle > atomic_long_read(&hi->nr_inodes) /
+					   HOT_EVICT_BATCH)
 			break;
 		cond_resched();
 	}
@@ -989,22 +1052,13 @@ static void hot_update_work(struct work_struct *work)
 			   READ_ONCE(sysctl_hot_update_delay) * HZ);
 }
 
-/*
- * Under memory pressure free the coldest items, but keep the hottest
- * 1/HOT_SHRINK_KEEP of them, and at least HOT_SHRINK_KEEP_MIN: even
- * drop_caches, which shrinks until nothing is left to free, leaves the data
- * that matters most.  The memory cap is the hard bound.
- */
-#define HOT_SHRINK_KEEP		8
-#define HOT_SHRINK_KEEP_MIN	64
-
 static unsigned long hot_shrink_count(struct shrinker *shrink,
 				      struct shrink_control *sc)
 {
 	struct hot_info *hi = shrink->private_data;
-	long nr = atomic_long_read(&hi->nr_ranges) +
-		  atomic_long_read(&hi->nr_inodes);
-	long keep = max(nr / HOT_SHRINK_KEEP, HOT_SHRINK_KEEP_MIN);
+	/* Items in no heat map yet cannot be freed: they do not count. */
+	unsigned long nr = READ_ONCE(hi->nr_mapped);
+	unsigned long keep = READ_ONCE(hi->shrink_keep);
 
 	return nr > keep ? nr - keep : 0;
 }
@@ -1014,7 +1068,9 @@ static unsigned long hot_shrink_scan(struct shrinker *shrink,
 {
 	/* Reclaim may ask for more than was counted: keep the floor. */
 	unsigned long nr = min(sc->nr_to_scan, hot_shrink_count(shrink, sc));
-	unsigned long freed = nr ? hot_evict_coldest(shrink->private_data, nr) : 0;
+	bool more;
+	unsigned long freed = nr ? hot_evict_coldest(shrink->private_data, nr,
+						     &more) : 0;
 
 	return freed ?: SHRINK_STOP;
 }
@@ -1107,6 +1163,7 @@ int hot_track_enable(struct super_block *sb)
 	ret = rhashtable_init(&hi->inodes, &hot_inode_params);
 	if (ret)
 		goto out_free;
+	hi->shrink_keep = HOT_SHRINK_KEEP_MIN;
 	hi->shrinker = shrinker_alloc(0, "hot_track-%s", sb->s_id);
 	if (!hi->shrinker) {
 		ret = -ENOMEM;

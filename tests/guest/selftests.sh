@@ -7,7 +7,7 @@ set -uo pipefail
 export HOT_TRACK_DEVS="ext4=$DISK_ext4 xfs=$DISK_xfs btrfs=$DISK_btrfs"
 export HOT_TRACK_PLAIN_DEV=$DISK_plain
 export HOT_TRACK_TEST=$HT_TOP/build/selftests/hot_track_test
-export HOT_MOVE_HDD=$DISK_hdd HOT_MOVE_SSD=$DISK_ssd
+export HOT_MOVE_HDD=$DISK_hdd HOT_MOVE_SSD=$DISK_ssd HOT_MOVE_SPARE=${DISK_spare:-}
 export BTRFS_WHERE=$HT_TOP/build/selftests/btrfs_where
 dir=$HT_TOP/build/linux/tools/testing/selftests/hot_track
 rc=0

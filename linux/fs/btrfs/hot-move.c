@@ -58,6 +58,9 @@
  */
 #define HOT_MOVE_FILL_SECS	600ULL
 
+/* Seconds the rate is measured over: from half of this, or one interval. */
+#define HOT_MOVE_FILL_WINDOW	10ULL
+
 struct hot_move_usage {
 	u64 used;
 	u64 total;
@@ -136,24 +139,43 @@ static void hot_move_usage(struct btrfs_fs_info *fs_info,
 	up_read(&sinfo->groups_sem);
 }
 
+/* Bytes relocation moved so far, @run_moved of them in the current run. */
+static u64 hot_move_moved(struct btrfs_hot_move *hm, u64 run_moved)
+{
+	return atomic64_read(&hm->promoted) + atomic64_read(&hm->demoted) +
+	       run_moved;
+}
+
 /*
- * Whether users are filling the filesystem: since the last run ended, the
- * free data space fell by more than relocation has moved since (@moved
- * bytes), at a rate that would use up the free space above @margin within
+ * Whether users are filling the filesystem: over a window that ends now
+ * (since &btrfs_hot_move.fill[1] if that is HOT_MOVE_FILL_WINDOW / 2
+ * seconds old, else since &btrfs_hot_move.fill[0]: from 5 to 11 seconds at
+ * an interval of 1 s, one interval from 5 s on; shorter, but at least a
+ * second, in the first seconds after a reset), the free data space fell
+ * by more than
+ * relocation moved meanwhile (@run_moved bytes of it in the current run),
+ * at a rate that would use up the free space above @margin within
  * HOT_MOVE_FILL_SECS.  Relocation then pauses: moving 1 MiB ranges out of
  * larger extents keeps the old extents allocated, and that space is the
- * users'.  Counts the pause.
+ * users'.  A window of several seconds sees a writer that stalls for a
+ * while, in writeback throttling or on a busy machine.  Counts the pause.
  */
 static bool hot_move_filling(struct btrfs_fs_info *fs_info, u64 free,
-			     u64 moved, u64 margin)
+			     u64 run_moved, u64 margin)
 {
 	struct btrfs_hot_move *hm = &fs_info->hot_move;
+	u64 now = ktime_get_ns();
+	const struct btrfs_hot_move_fill *from =
+		now - hm->fill[1].time >= HOT_MOVE_FILL_WINDOW / 2 * NSEC_PER_SEC ?
+		&hm->fill[1] : &hm->fill[0];
+	u64 moved = hot_move_moved(hm, run_moved) - from->moved;
 	u64 elapsed, taken;
 
-	if (hm->fill_free <= free + moved)
+	if (from->free <= free + moved)
 		return false;
-	taken = hm->fill_free - free - moved;
-	elapsed = max_t(u64, ktime_get_ns() - hm->fill_time, NSEC_PER_MSEC);
+	taken = from->free - free - moved;
+	/* At least a second: a rate over a few ms just after mount is noise. */
+	elapsed = max_t(u64, now - from->time, NSEC_PER_SEC);
 	if (free > margin &&
 	    mul_u64_u64_div_u64(taken, HOT_MOVE_FILL_SECS * NSEC_PER_SEC,
 				elapsed) < free - margin)
@@ -287,6 +309,7 @@ struct hot_move_candidate {
 	u64 len;
 	u32 temp;
 	unsigned int owners;
+	bool internal;
 };
 
 static int hot_move_owner(u64 ino, u64 offset, u64 num_bytes, u64 root,
@@ -294,6 +317,11 @@ static int hot_move_owner(u64 ino, u64 offset, u64 num_bytes, u64 root,
 {
 	struct hot_move_candidate *c = ctx;
 
+	/* Also owned by relocation's inode (a balance runs): leave it. */
+	if (!btrfs_is_fstree(root)) {
+		c->internal = true;
+		return BTRFS_ITERATE_EXTENT_INODES_STOP;
+	}
 	if (!c->owners++) {
 		c->root = root;
 		c->ino = ino;
@@ -419,7 +447,8 @@ static int hot_move_find_cold(struct btrfs_fs_info *fs_info,
 			scanned++;
 			memset(c, 0, sizeof(*c));
 			if (iterate_extent_inodes(&walk, true, hot_move_owner, c) ||
-			    !c->owners || (c->owners > 1 && !move_shared))
+			    c->internal || !c->owners ||
+			    (c->owners > 1 && !move_shared))
 				continue;
 			c->temp = hot_move_range_temp(fs_info, c);
 			if (c->temp < max_temp)
@@ -500,11 +529,28 @@ static void hot_move_run(struct btrfs_fs_info *fs_info)
 		hm->full_used = max_t(u64, u.used, 1);
 }
 
-/* Where hot_move_filling() measures from: the free space now. */
-static void hot_move_fill_mark(struct btrfs_fs_info *fs_info)
+/*
+ * Note the free space now for hot_move_filling(): a new window starts at
+ * @fill[1] once that is HOT_MOVE_FILL_WINDOW / 2 seconds old, and @fill[1]
+ * moves to now.  @reset starts both at now.
+ */
+static void hot_move_fill_mark(struct btrfs_fs_info *fs_info, bool reset)
 {
-	fs_info->hot_move.fill_free = hot_move_free(fs_info, NULL);
-	fs_info->hot_move.fill_time = ktime_get_ns();
+	struct btrfs_hot_move *hm = &fs_info->hot_move;
+	struct btrfs_hot_move_fill now = {
+		.time = ktime_get_ns(),
+		.free = hot_move_free(fs_info, NULL),
+		.moved = hot_move_moved(hm, 0),
+	};
+
+	if (reset) {
+		hm->fill[0] = now;
+		hm->fill[1] = now;
+	} else if (now.time - hm->fill[1].time >=
+		   HOT_MOVE_FILL_WINDOW / 2 * NSEC_PER_SEC) {
+		hm->fill[0] = hm->fill[1];
+		hm->fill[1] = now;
+	}
 }
 
 static void hot_move_work(struct work_struct *work)
@@ -520,8 +566,11 @@ static void hot_move_work(struct work_struct *work)
 	if (!test_bit(BTRFS_FS_STATE_REMOUNTING, &fs_info->fs_state) &&
 	    sb_start_write_trylock(fs_info->sb)) {
 		hot_move_run(fs_info);
-		hot_move_fill_mark(fs_info);
+		hot_move_fill_mark(fs_info, false);
 		sb_end_write(fs_info->sb);
+	} else {
+		/* Frozen or remounting: measure anew from the next run. */
+		hot_move_fill_mark(fs_info, true);
 	}
 	if (!READ_ONCE(hm->stopped))
 		queue_delayed_work(system_dfl_wq, &hm->work,
@@ -595,7 +644,7 @@ void btrfs_hot_move_update(struct btrfs_fs_info *fs_info)
 	btrfs_update_block_groups_nonrot(fs_info);
 	hot_move_usage(fs_info, &u);
 	WRITE_ONCE(hm->active, u.rot && u.nonrot);
-	hot_move_fill_mark(fs_info);
+	hot_move_fill_mark(fs_info, true);
 	mutex_lock(&hm->lock);
 	WRITE_ONCE(hm->stopped, false);
 	queue_delayed_work(system_dfl_wq, &hm->work,

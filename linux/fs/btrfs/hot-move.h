@@ -23,6 +23,18 @@ struct btrfs_fs_info;
 #define BTRFS_HOT_MOVE_BATCH_MB_MAX	4096
 
 /**
+ * struct btrfs_hot_move_fill - the free data space at one moment
+ * @time: when, in ns of ktime_get_ns().
+ * @free: free data space then, in bytes.
+ * @moved: bytes relocation had moved by then (promoted and demoted).
+ */
+struct btrfs_hot_move_fill {
+	u64 time;
+	u64 free;
+	u64 moved;
+};
+
+/**
  * struct btrfs_hot_move - hot relocation state of a filesystem
  * @work: the relocation work item; runs every @interval seconds while the
  *	filesystem is mounted read-write with hot_move.
@@ -46,11 +58,10 @@ struct btrfs_fs_info;
  * @full_used: data usage of the fast devices, in bytes, when a promotion
  *	last fell back to rotational ones; promotion waits until usage is a
  *	batch below it.  0 when it did not; only the work item uses it.
- * @fill_free: free data space in bytes when the last run ended (or
- *	relocation started), to tell whether users are filling the
- *	filesystem; only the work item and btrfs_hot_move_update() use it,
- *	never at the same time.
- * @fill_time: when, ktime_get_ns().
+ * @fill: the free space at two moments, to tell whether users are filling
+ *	the filesystem: @fill[0] starts the window hot_move_filling()
+ *	measures over, @fill[1] is the next start; only the work item and
+ *	btrfs_hot_move_update() use them, never at the same time.
  * @runs: runs of the work item that found both device classes.
  * @promoted: bytes moved to non-rotational devices.
  * @demoted: bytes moved to rotational devices.
@@ -75,8 +86,7 @@ struct btrfs_hot_move {
 	bool move_shared;
 	u64 demote_cursor;
 	u64 full_used;
-	u64 fill_free;
-	u64 fill_time;
+	struct btrfs_hot_move_fill fill[2];
 	atomic64_t runs;
 	atomic64_t promoted;
 	atomic64_t demoted;

@@ -473,6 +473,7 @@ static void hot_update_test(struct kunit *test)
 	struct hot_freq freq;
 	u32 temp;
 	int i;
+	bool more;
 
 	hot_track_io(fs->inode[0], 0, 4 * SZ_1M, READ);
 	he = hot_kunit_item(fs, 0);
@@ -501,10 +502,10 @@ static void hot_update_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, temp, he->temp);
 
 	/* The coldest goes first, then the next. */
-	KUNIT_EXPECT_EQ(test, hot_evict_coldest(fs->hi, 1), 1);
+	KUNIT_EXPECT_EQ(test, hot_evict_coldest(fs->hi, 1, &more), 1);
 	KUNIT_EXPECT_NULL(test, xa_load(&he->ranges, 3));
 	KUNIT_EXPECT_NOT_NULL(test, xa_load(&he->ranges, 2));
-	KUNIT_EXPECT_EQ(test, hot_evict_coldest(fs->hi, 1), 1);
+	KUNIT_EXPECT_EQ(test, hot_evict_coldest(fs->hi, 1, &more), 1);
 	KUNIT_EXPECT_NULL(test, xa_load(&he->ranges, 2));
 	KUNIT_EXPECT_NOT_NULL(test, xa_load(&he->ranges, 0));
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_ranges), 2);
@@ -534,6 +535,7 @@ static void hot_evict_batch_test(struct kunit *test)
 {
 	struct hot_kunit_fs *fs = test->priv;
 	unsigned long size = kmem_cache_size(hot_range_cachep);
+	bool more;
 
 	KUNIT_EXPECT_EQ(test, hot_mem_excess(SZ_1M, 0), 0);
 	KUNIT_EXPECT_EQ(test, hot_mem_excess(0, SZ_1M), 0);
@@ -544,12 +546,13 @@ static void hot_evict_batch_test(struct kunit *test)
 
 	hot_track_io(fs->inode[0], 0, 1500ULL * SZ_1M, READ);
 	hot_update_all(fs->hi, ktime_get_ns(), 60ULL * NSEC_PER_SEC);
-	KUNIT_EXPECT_EQ(test, hot_evict_coldest(fs->hi, ULONG_MAX),
+	KUNIT_EXPECT_EQ(test, hot_evict_coldest(fs->hi, ULONG_MAX, &more),
 			HOT_EVICT_BATCH);
+	KUNIT_EXPECT_TRUE(test, more);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_ranges),
 			1500 - HOT_EVICT_BATCH);
 	/* The rest of the ranges, then the inode item left without any. */
-	KUNIT_EXPECT_EQ(test, hot_evict_coldest(fs->hi, ULONG_MAX),
+	KUNIT_EXPECT_EQ(test, hot_evict_coldest(fs->hi, ULONG_MAX, &more),
 			1500 - HOT_EVICT_BATCH + 1);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_inodes), 0);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->mem), 0);
@@ -586,11 +589,25 @@ static void hot_shrink_test(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, xa_load(&he->ranges, 149));
 	KUNIT_EXPECT_NULL(test, xa_load(&he->ranges, 999));
 
-	/* Shrinking again and again (drop_caches) stops at the floor. */
+	/*
+	 * Shrinking again and again (drop_caches) frees nothing more: the
+	 * floor is an eighth of what the last pass saw, not of what is left.
+	 */
 	do {
 		sc.nr_to_scan = hot_shrink_count(fs->hi->shrinker, &sc);
 	} while (sc.nr_to_scan && hot_shrink_scan(fs->hi->shrinker, &sc) !=
 				  SHRINK_STOP);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_ranges) +
+			atomic_long_read(&fs->hi->nr_inodes),
+			1001 / HOT_SHRINK_KEEP);
+	KUNIT_EXPECT_NOT_NULL(test, xa_load(&he->ranges, 99));
+
+	/* Each pass lowers the floor to an eighth of what is left. */
+	hot_update_all(fs->hi, now, 60ULL * NSEC_PER_SEC);
+	KUNIT_EXPECT_EQ(test, hot_shrink_count(fs->hi->shrinker, &sc),
+			1001 / HOT_SHRINK_KEEP - HOT_SHRINK_KEEP_MIN);
+	sc.nr_to_scan = hot_shrink_count(fs->hi->shrinker, &sc);
+	hot_shrink_scan(fs->hi->shrinker, &sc);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_ranges) +
 			atomic_long_read(&fs->hi->nr_inodes),
 			HOT_SHRINK_KEEP_MIN);

@@ -160,8 +160,9 @@ struct hot_inode_item {
  *	internal files (btrfs's data relocation and free space cache inodes),
  *	whose I/O is the filesystem's own: they never get an item.  NULL if
  *	every regular file is tracked and inode numbers are unique in the
- *	superblock.  Called in the I/O path, with interrupts possibly
- *	disabled: must not sleep.
+ *	superblock.  Must give the same answer for an inode's whole life.
+ *	Called wherever an inode's item is looked up: in the I/O path, with
+ *	interrupts possibly disabled, and at eviction; must not sleep.
  * @temp: the temperature of an item at a time (ns), instead of hot_temp().
  *	Its top byte picks the heat-map bucket.  Called by the update worker
  *	under spinlocks: must not sleep.
@@ -194,6 +195,10 @@ struct hot_type {
  * @update_work: the update worker: temperatures, heat maps, aging, the
  *	memory cap; runs every hot-update-delay seconds.
  * @shrinker: frees the coldest items under memory pressure.
+ * @nr_mapped: items in the heat maps, which the shrinker and the memory
+ *	cap can free; under @map_lock, read without it by the shrinker.
+ * @shrink_keep: items the shrinker leaves: the hottest eighth of those the
+ *	last update pass put in the heat maps, at least 64; set by the pass.
  */
 struct hot_info {
 	struct super_block *sb;
@@ -208,6 +213,8 @@ struct hot_info {
 	struct list_head range_map[HOT_MAP_BUCKETS];
 	struct delayed_work update_work;
 	struct shrinker *shrinker;
+	unsigned long nr_mapped;
+	unsigned long shrink_keep;
 };
 
 /**

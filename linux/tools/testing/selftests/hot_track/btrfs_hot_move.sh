@@ -6,9 +6,10 @@
 # cold ones back, and no data is lost on the way.
 #
 # Devices: HOT_MOVE_HDD=/dev/A (made rotational) and HOT_MOVE_SSD=/dev/B
-# (made non-rotational), both reformatted; else loop devices on sparse
-# files in $TMPDIR.  Every case ends with a scrub, the files' checksums and,
-# at the end, btrfs check.
+# (made non-rotational), both reformatted, and HOT_MOVE_SPARE=/dev/C (made
+# non-rotational and overwritten) for device replace, which is skipped
+# without it; else loop devices on sparse files in $TMPDIR.  Every case
+# ends with a scrub, the files' checksums and, at the end, btrfs check.
 #
 # Cases wait for what they test, up to timeouts that HOT_TIMEOUT_SCALE (an
 # integer from 1 to 1000, 1 by default) multiplies, for slow machines.
@@ -53,10 +54,12 @@ loopdev() {	# loopdev NAME SIZE
 }
 hdd=${HOT_MOVE_HDD:-}
 ssd=${HOT_MOVE_SSD:-}
+spare=${HOT_MOVE_SPARE:-}
 if [ -z "$hdd" ] || [ -z "$ssd" ]; then
 	hdd=$(loopdev hdd 3G) && loops+=("$hdd") &&
 	ssd=$(loopdev ssd 1G) && loops+=("$ssd") ||
 		{ ktap_skip_all "no devices"; exit "$KSFT_SKIP"; }
+	spare=$(loopdev spare 1G) && loops+=("$spare") || spare=
 fi
 
 queue() { echo "/sys/class/block/$(basename "$(realpath "$1")")/queue"; }
@@ -164,7 +167,7 @@ verify() {	# verify SUMS
 sums() { (cd "$mnt" && sha256sum "$@") > "$work/sums"; }
 
 ktap_print_header
-ktap_set_plan 12
+ktap_set_plan 13
 [ -z "${bad_scale+set}" ] ||
 	echo "# HOT_TIMEOUT_SCALE=$bad_scale is not an integer from 1 to 1000: using 1"
 
@@ -400,11 +403,11 @@ if new_fs; then
 	else
 		sync
 		avail=$(df -B1 --output=avail "$mnt" | tail -1)
-		before=$(stat_of promoted_bytes)
+		before=$(stat_of promoted_bytes) pauses=$(stat_of fill_pauses)
 		dd if=/dev/zero of="$mnt/fill" bs=1M status=none 2>/dev/null
 		sync
 		filled=$(stat -c %s "$mnt/fill")
-		pauses=$(stat_of fill_pauses)
+		pauses=$(($(stat_of fill_pauses) - pauses))
 		during=$(($(stat_of promoted_bytes) - before))
 		echo "# df said $avail bytes free, wrote $filled; $pauses runs paused;" \
 		     "promoted $during bytes meanwhile"
@@ -452,11 +455,21 @@ if new_fs; then
 	dd if=/dev/urandom of="$mnt/f" bs=1M count=192 status=none
 	sync
 	sums f
-	# Relocation's inode lives as long as a balance: look while it runs.
+	# Relocation's inode lives as long as a balance: look while it runs
+	# (every 0.1 s), in this filesystem's directory (named after a device).
 	internal() {
-		awk '$2 != 5 && ($2 + 0 < 256 || length($2) == 20)' \
-			/sys/kernel/debug/hot_track/*/inode_stat >> "$work/internal"
+		local d
+
+		for d in "$hdd" "$ssd"; do
+			d=/sys/kernel/debug/hot_track/$(basename "$(realpath "$d")")
+			[ -r "$d/inode_stat" ] || continue
+			awk '$2 != 5 && ($2 + 0 < 256 || length($2) == 20)' \
+				"$d/inode_stat" >> "$work/internal"
+			return 0
+		done
+		return 1
 	}
+	internal || fail "no debugfs directory of the filesystem"
 	: > "$work/internal"
 	# The metadata balance first: after two data balances a filesystem
 	# this small may have too little unallocated space left for one.
@@ -481,7 +494,48 @@ if new_fs; then
 fi
 report "balance while hot_move runs" $rc
 
-# 12. The filesystem is consistent.
+# 12. Device replace while hot_move runs: the fast device is replaced by
+# another and back while relocation runs every second (each run looks at
+# the devices of the chunks, which replace swaps, then frees the old one:
+# a use after free there shows as a KASAN report, which fails the guest
+# run).  Contents and placement stay, and promotion goes on onto the new
+# device after it.
+name="device replace while hot_move runs"
+replace() {	# replace FROM TO
+	echo 0 > "$(queue "$2")/rotational" &&
+	btrfs replace start -B -f "$1" "$2" "$mnt" >"$work/replace.log" 2>&1 ||
+		{ cat "$work/replace.log"; return 1; }
+}
+rc=1
+if [ -z "$spare" ]; then
+	ktap_test_skip "$name: no spare device (HOT_MOVE_SPARE)"
+elif new_fs; then
+	rc=0
+	dd if=/dev/urandom of="$mnt/hot" bs=1M count=32 status=none
+	sync
+	sums hot
+	tune promote_temp=0x84000000 interval=1 || fail "line $LINENO"
+	heat "$mnt/hot" 0 15 30 || fail "line $LINENO"
+	wait_for 30 on "$mnt/hot" "$(printf 'S%.0s' {1..16})*" ||
+		fail "not promoted: $("$where" "$mnt/hot")"
+	runs=$(stat_of runs)
+	replace "$ssd" "$spare" || fail "replace"
+	[ "$(stat_of runs)" -gt "$runs" ] || echo "# no run during the replace"
+	on "$mnt/hot" "$(printf 'S%.0s' {1..16})*" || fail "placement lost"
+	# Ranges 16-31 get hot now: promoted onto the new device.
+	promoted=$(stat_of promoted_bytes)
+	heat "$mnt/hot" 16 31 30 || fail "line $LINENO"
+	wait_for 30 on "$mnt/hot" "$(printf 'S%.0s' {1..32})" ||
+		fail "not promoted onto the new device: $("$where" "$mnt/hot")"
+	[ "$(stat_of promoted_bytes)" -gt "$promoted" ] || fail "line $LINENO"
+	verify sums || fail "verify after replace"
+	replace "$spare" "$ssd" || fail "replace back"
+	on "$mnt/hot" "$(printf 'S%.0s' {1..32})" || fail "placement lost"
+	verify sums || fail "verify after replace back"
+fi
+[ -z "$spare" ] || report "$name" $rc
+
+# 13. The filesystem is consistent.
 rc=1
 if mountpoint -q "$mnt" && umount "$mnt"; then
 	btrfs check --readonly "$hdd" >"$work/check.log" 2>&1 && rc=0
