@@ -61,6 +61,13 @@
 /* Seconds the rate is measured over: from half of this, or one interval. */
 #define HOT_MOVE_FILL_WINDOW	10ULL
 
+/*
+ * Dirty data of users not yet written, in bytes, above which relocation
+ * pauses too: a writer stalled in writeback throttling for longer than the
+ * window has this much on its way to disk, and takes space once it is.
+ */
+#define HOT_MOVE_FILL_DIRTY	SZ_32M
+
 struct hot_move_usage {
 	u64 used;
 	u64 total;
@@ -158,7 +165,9 @@ static u64 hot_move_moved(struct btrfs_hot_move *hm, u64 run_moved)
  * HOT_MOVE_FILL_SECS.  Relocation then pauses: moving 1 MiB ranges out of
  * larger extents keeps the old extents allocated, and that space is the
  * users'.  A window of several seconds sees a writer that stalls for a
- * while, in writeback throttling or on a busy machine.  Counts the pause.
+ * while, in writeback throttling or on a busy machine; more than
+ * HOT_MOVE_FILL_DIRTY bytes of dirty data waiting for writeback count as
+ * filling too, however long the stall.  Counts the pause.
  */
 static bool hot_move_filling(struct btrfs_fs_info *fs_info, u64 free,
 			     u64 run_moved, u64 margin)
@@ -171,6 +180,10 @@ static bool hot_move_filling(struct btrfs_fs_info *fs_info, u64 free,
 	u64 moved = hot_move_moved(hm, run_moved) - from->moved;
 	u64 elapsed, taken;
 
+	/* Relocation's own delalloc is on disk before each check. */
+	if (percpu_counter_sum_positive(&fs_info->delalloc_bytes) >=
+	    HOT_MOVE_FILL_DIRTY)
+		goto pause;
 	if (from->free <= free + moved)
 		return false;
 	taken = from->free - free - moved;
@@ -180,6 +193,7 @@ static bool hot_move_filling(struct btrfs_fs_info *fs_info, u64 free,
 	    mul_u64_u64_div_u64(taken, HOT_MOVE_FILL_SECS * NSEC_PER_SEC,
 				elapsed) < free - margin)
 		return false;
+pause:
 	atomic64_inc(&hm->fill_pauses);
 	return true;
 }
