@@ -30,9 +30,11 @@
 #include <linux/list_sort.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
+#include <linux/mm.h>
 #include <linux/pagemap.h>
 #include <linux/rhashtable.h>
 #include <linux/shrinker.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 
 #include "hot_tracking.h"
@@ -80,6 +82,11 @@ EXPORT_SYMBOL_GPL(hot_track_key);
 
 /* Range items are the bulk of the memory: keep them to a cache line. */
 static_assert(!IS_ENABLED(CONFIG_64BIT) || sizeof(struct hot_range_item) == 64);
+
+unsigned int sysctl_hot_kick_time __read_mostly = HOT_KICK_TIME_DEFAULT;
+unsigned int sysctl_hot_update_delay __read_mostly = HOT_UPDATE_DELAY_DEFAULT;
+/* Set from the size of RAM by hot_track_init(). */
+unsigned long sysctl_hot_mem_max __read_mostly = SZ_1M;
 
 static struct kmem_cache *hot_inode_cachep __ro_after_init;
 static struct kmem_cache *hot_range_cachep __ro_after_init;
@@ -222,24 +229,23 @@ u32 hot_temp(const struct hot_freq *freq, u64 now)
 	return hot_log2(rate);
 }
 
+/*
+ * What &hot_info.mem counts for an inode item besides its slab object: four
+ * buckets of &hot_info.inodes, the most a table that grows at 75 % and
+ * shrinks at 30 % full keeps per item.
+ */
+#define HOT_INODE_TABLE_BYTES	(4 * sizeof(struct rhash_head *))
+
 static void hot_mem_add(struct hot_info *hi, struct kmem_cache *cachep,
 			long nr)
 {
-	atomic_long_add(nr * (long)kmem_cache_size(cachep), &hi->mem);
+	long size = kmem_cache_size(cachep);
+
+	if (cachep == hot_inode_cachep)
+		size += HOT_INODE_TABLE_BYTES;
+	atomic_long_add(nr * size, &hi->mem);
 	atomic_long_add(nr, cachep == hot_inode_cachep ? &hi->nr_inodes :
 					&hi->nr_ranges);
-}
-
-static void hot_range_free_rcu(struct rcu_head *head)
-{
-	kmem_cache_free(hot_range_cachep,
-			container_of(head, struct hot_range_item, rcu));
-}
-
-static void hot_inode_free_rcu(struct rcu_head *head)
-{
-	kmem_cache_free(hot_inode_cachep,
-			container_of(head, struct hot_inode_item, rcu));
 }
 
 /*
@@ -264,6 +270,52 @@ static void hot_map_del(struct hot_info *hi, struct list_head *entry)
 	list_del_init(entry);
 }
 
+static void hot_range_free_rcu(struct rcu_head *head)
+{
+	kmem_cache_free(hot_range_cachep,
+			container_of(head, struct hot_range_item, rcu));
+}
+
+static void hot_inode_free_rcu(struct rcu_head *head)
+{
+	kmem_cache_free(hot_inode_cachep,
+			container_of(head, struct hot_inode_item, rcu));
+}
+
+/* Count @nr more (or fewer) leaf nodes of range xarrays. */
+static void hot_mem_nodes(struct hot_info *hi, long nr)
+{
+	atomic_long_add(nr * (long)sizeof(struct xa_node), &hi->mem);
+}
+
+/*
+ * Whether no range of the 64 that share a leaf node of @he->ranges with
+ * range @index has an item.  Caller holds the item lock.
+ */
+static bool hot_group_empty(struct hot_inode_item *he, unsigned long index)
+{
+	unsigned long start = round_down(index, XA_CHUNK_SIZE);
+
+	return !xa_find(&he->ranges, &start, start + XA_CHUNK_SIZE - 1,
+			XA_PRESENT);
+}
+
+/*
+ * Take range item @hr out of its inode item and its heat map, and free it
+ * after a grace period.  Caller holds &hot_info.map_lock and the item lock.
+ */
+static void hot_range_erase(struct hot_info *hi, struct hot_inode_item *he,
+			    struct hot_range_item *hr)
+{
+	__xa_erase(&he->ranges, hr->index);
+	hot_map_del(hi, &hr->track_list);
+	if (hot_group_empty(he, hr->index)) {
+		he->nr_nodes--;
+		hot_mem_nodes(hi, -1);
+	}
+	call_rcu(&hr->rcu, hot_range_free_rcu);
+}
+
 /*
  * Free an inode item that left &hot_info.inodes, and its ranges.  Readers
  * under RCU may still see them until the grace period ends.  Caller holds
@@ -285,6 +337,8 @@ static void __hot_inode_free(struct hot_info *hi, struct hot_inode_item *he)
 		nr++;
 	}
 	hot_map_del(hi, &he->track_list);
+	hot_mem_nodes(hi, -(long)he->nr_nodes);
+	he->nr_nodes = 0;
 	xa_unlock(&he->ranges);
 	xa_destroy(&he->ranges);
 	hot_mem_add(hi, hot_range_cachep, -nr);
@@ -312,6 +366,18 @@ static bool hot_inode_key(struct hot_info *hi, const struct inode *inode,
 	       hi->type->inode_root(inode, &key->root);
 }
 
+/*
+ * Whether the items of @hi use the bytes the cap allows: then the I/O hooks
+ * make no new item (and count that) until an update pass frees some.
+ */
+static bool hot_mem_full(struct hot_info *hi)
+{
+	if (atomic_long_read(&hi->mem) < READ_ONCE(sysctl_hot_mem_max))
+		return false;
+	atomic_long_inc(&hi->nr_over_cap);
+	return true;
+}
+
 /* Find the item of @inode.  Caller holds rcu_read_lock(). */
 static struct hot_inode_item *hot_inode_lookup(struct hot_info *hi,
 					       const struct inode *inode)
@@ -333,13 +399,13 @@ static struct hot_inode_item *hot_inode_get(struct hot_info *hi,
 	if (!hot_inode_key(hi, inode, &key))
 		return NULL;
 	he = rhashtable_lookup(&hi->inodes, &key, hot_inode_params);
-	if (he)
+	if (he || hot_mem_full(hi))
 		return he;
 
 	he = kmem_cache_zalloc(hot_inode_cachep, HOT_GFP);
 	if (!he)
 		return NULL;
-	xa_init(&he->ranges);
+	xa_init_flags(&he->ranges, XA_FLAGS_ACCOUNT);
 	INIT_LIST_HEAD(&he->track_list);
 	he->key = key;
 	old = rhashtable_lookup_get_insert_fast(&hi->inodes, &he->node,
@@ -359,9 +425,10 @@ static struct hot_range_item *hot_range_get(struct hot_info *hi,
 					    unsigned long index)
 {
 	struct hot_range_item *hr;
+	bool new_node;
 
 	hr = xa_load(&he->ranges, index);
-	if (hr)
+	if (hr || hot_mem_full(hi))
 		return hr;
 	hr = kmem_cache_zalloc(hot_range_cachep, HOT_GFP);
 	if (!hr)
@@ -369,11 +436,16 @@ static struct hot_range_item *hot_range_get(struct hot_info *hi,
 	hr->index = index;
 	hr->hot_inode = he;
 	INIT_LIST_HEAD(&hr->track_list);
+	new_node = hot_group_empty(he, index);
 	if (__xa_insert(&he->ranges, index, hr, HOT_GFP)) {
 		kmem_cache_free(hot_range_cachep, hr);
 		return NULL;
 	}
 	hot_mem_add(hi, hot_range_cachep, 1);
+	if (new_node) {
+		he->nr_nodes++;
+		hot_mem_nodes(hi, 1);
+	}
 	return hr;
 }
 
@@ -755,9 +827,6 @@ out:
 	return ret;
 }
 
-unsigned int sysctl_hot_kick_time __read_mostly = HOT_KICK_TIME_DEFAULT;
-unsigned int sysctl_hot_update_delay __read_mostly = HOT_UPDATE_DELAY_DEFAULT;
-unsigned long sysctl_hot_mem_high_thresh __read_mostly;
 
 /* Whether an item saw no access for @kick ns, or as the filesystem says. */
 static bool hot_item_obsolete(struct hot_info *hi, const struct hot_freq *freq,
@@ -792,9 +861,7 @@ static void hot_update_inode(struct hot_info *hi, struct hot_inode_item *he,
 	}
 	xa_for_each(&he->ranges, index, hr) {
 		if (hot_item_obsolete(hi, &hr->freq, now, kick)) {
-			__xa_erase(&he->ranges, index);
-			hot_map_del(hi, &hr->track_list);
-			call_rcu(&hr->rcu, hot_range_free_rcu);
+			hot_range_erase(hi, he, hr);
 			nr++;
 			continue;
 		}
@@ -937,6 +1004,9 @@ static void hot_update_all(struct hot_info *hi, u64 now, u64 kick)
 	hot_update_keep(hi);
 }
 
+/* After a pass the items use at most (1 - 1/HOT_MEM_ROOM) of the cap. */
+#define HOT_MEM_ROOM		8
+
 /* Items hot_evict_coldest() frees or looks at under one hold of map_lock. */
 #define HOT_EVICT_BATCH		1024UL
 
@@ -971,10 +1041,8 @@ static unsigned long hot_evict_coldest(struct hot_info *hi, unsigned long nr,
 					 track_list) {
 			he = hr->hot_inode;
 			xa_lock(&he->ranges);
-			__xa_erase(&he->ranges, hr->index);
-			hot_map_del(hi, &hr->track_list);
+			hot_range_erase(hi, he, hr);
 			xa_unlock(&he->ranges);
-			call_rcu(&hr->rcu, hot_range_free_rcu);
 			hot_mem_add(hi, hot_range_cachep, -1);
 			seen++;
 			if (++freed >= nr)
@@ -1012,9 +1080,10 @@ static unsigned long hot_evict_coldest(struct hot_info *hi, unsigned long nr,
 }
 
 /*
- * How many items to free to bring @mem bytes under the cap of @thresh
- * bytes: at least as many as there are range items' bytes over; 0 when not
- * over, or without a cap.  @mem is read once by the caller: other CPUs
+ * How many items to free to bring @mem bytes under @thresh bytes: as many
+ * as it takes if each range item freed takes its leaf node with it, the
+ * most one frees; the caller asks again after freeing them.  0 when not
+ * over, or for no @thresh.  @mem is read once by the caller: other CPUs
  * lower it meanwhile (unlink, the shrinker).
  */
 static unsigned long hot_mem_excess(long mem, unsigned long thresh)
@@ -1022,25 +1091,29 @@ static unsigned long hot_mem_excess(long mem, unsigned long thresh)
 	if (!thresh || mem <= 0 || (unsigned long)mem <= thresh)
 		return 0;
 	return DIV_ROUND_UP((unsigned long)mem - thresh,
-			    kmem_cache_size(hot_range_cachep));
+			    kmem_cache_size(hot_range_cachep) +
+			    sizeof(struct xa_node));
 }
 
 static void hot_update_work(struct work_struct *work)
 {
 	struct hot_info *hi = container_of(to_delayed_work(work),
 					   struct hot_info, update_work);
-	unsigned long thresh = READ_ONCE(sysctl_hot_mem_high_thresh);
+	unsigned long cap = READ_ONCE(sysctl_hot_mem_max);
 	u64 kick = (u64)READ_ONCE(sysctl_hot_kick_time) * NSEC_PER_SEC;
 	unsigned long excess, idle = 0;
 	bool more;
 
 	hot_update_all(hi, ktime_get_ns(), kick);
 	/*
-	 * In batches, letting others take map_lock in between.  A batch that
-	 * freed nothing may have only met items that cannot go yet: go on
-	 * for as many batches as it takes to look at every inode item once.
+	 * Down to seven eighths of the cap, which leaves the I/O hooks room
+	 * for new items.  In batches, letting others take map_lock in
+	 * between.  A batch that freed nothing may have only met items that
+	 * cannot go yet: go on for as many batches as it takes to look at
+	 * every inode item once.
 	 */
-	while ((excess = hot_mem_excess(atomic_long_read(&hi->mem), thresh))) {
+	while ((excess = hot_mem_excess(atomic_long_read(&hi->mem),
+					cap - cap / HOT_MEM_ROOM))) {
 		if (hot_evict_coldest(hi, excess, &more))
 			idle = 0;
 		else if (!more || ++idle > atomic_long_read(&hi->nr_inodes) /
@@ -1048,6 +1121,7 @@ static void hot_update_work(struct work_struct *work)
 			break;
 		cond_resched();
 	}
+	WRITE_ONCE(hi->nr_passes, hi->nr_passes + 1);
 	queue_delayed_work(system_dfl_wq, &hi->update_work,
 			   READ_ONCE(sysctl_hot_update_delay) * HZ);
 }
@@ -1256,10 +1330,38 @@ int hot_track_mount_opt(struct fs_context *fc, struct super_block *sb, int on)
 }
 EXPORT_SYMBOL_GPL(hot_track_mount_opt);
 
+static void hot_update_delay_one(struct super_block *sb, void *arg)
+{
+	struct hot_info *hi = rcu_dereference_protected(sb->s_hot_info,
+						lockdep_is_held(&sb->s_umount));
+
+	if (hi)
+		mod_delayed_work(system_dfl_wq, &hi->update_work,
+				 READ_ONCE(sysctl_hot_update_delay) * HZ);
+}
+
+/**
+ * hot_track_update_delay_changed() - apply a new hot-update-delay at once
+ *
+ * Every superblock that tracks hot data has its next update pass that
+ * many seconds from now, rather than when the pass already waiting comes.
+ *
+ * Context: process context, may sleep; takes each superblock's s_umount.
+ */
+void hot_track_update_delay_changed(void)
+{
+	iterate_supers(hot_update_delay_one, NULL);
+}
+
 static int __init hot_track_init(void)
 {
-	hot_inode_cachep = KMEM_CACHE(hot_inode_item, SLAB_RECLAIM_ACCOUNT);
-	hot_range_cachep = KMEM_CACHE(hot_range_item, SLAB_RECLAIM_ACCOUNT);
+	/* A small share of RAM per superblock, never nothing. */
+	sysctl_hot_mem_max = max(totalram_pages() / 256 * PAGE_SIZE,
+				 (unsigned long)SZ_1M);
+	hot_inode_cachep = KMEM_CACHE(hot_inode_item,
+				      SLAB_RECLAIM_ACCOUNT | SLAB_ACCOUNT);
+	hot_range_cachep = KMEM_CACHE(hot_range_item,
+				      SLAB_RECLAIM_ACCOUNT | SLAB_ACCOUNT);
 	if (!hot_inode_cachep || !hot_range_cachep) {
 		kmem_cache_destroy(hot_inode_cachep);
 		kmem_cache_destroy(hot_range_cachep);

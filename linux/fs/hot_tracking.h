@@ -13,7 +13,9 @@
 
 extern unsigned int sysctl_hot_kick_time;
 extern unsigned int sysctl_hot_update_delay;
-extern unsigned long sysctl_hot_mem_high_thresh;
+extern unsigned long sysctl_hot_mem_max;
+
+void hot_track_update_delay_changed(void);
 
 /*
  * Each update pass puts at least this many of the hottest items of each

@@ -79,10 +79,12 @@ static int hot_stats_show(struct seq_file *m, void *v)
 {
 	struct hot_info *hi = m->private;
 
-	seq_printf(m, "inodes %ld\nranges %ld\nmem %ld\n",
+	seq_printf(m, "inodes %ld\nranges %ld\nmem %ld\nover_cap %ld\npasses %lu\n",
 		   atomic_long_read(&hi->nr_inodes),
 		   atomic_long_read(&hi->nr_ranges),
-		   atomic_long_read(&hi->mem));
+		   atomic_long_read(&hi->mem),
+		   atomic_long_read(&hi->nr_over_cap),
+		   READ_ONCE(hi->nr_passes));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(hot_stats);

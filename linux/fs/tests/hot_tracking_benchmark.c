@@ -38,6 +38,7 @@ struct hot_bench_fs {
 	struct inode *inodes;
 	unsigned int nr_inodes;
 	struct hot_info *hi;
+	unsigned long saved_cap;
 };
 
 static void hot_bench_skip_unless_enabled(struct kunit *test)
@@ -68,6 +69,9 @@ static struct hot_bench_fs *hot_bench_fs_create(struct kunit *test,
 		fs->inodes[i].i_ino = 100 + i;
 		fs->inodes[i].__i_nlink = 1;
 	}
+	/* The benchmarks measure up to 1M items: no cap. */
+	fs->saved_cap = sysctl_hot_mem_max;
+	sysctl_hot_mem_max = LONG_MAX;
 	KUNIT_ASSERT_EQ(test, hot_track_enable(fs->sb), 0);
 	fs->hi = rcu_dereference_protected(fs->sb->s_hot_info, true);
 	/* Passes run only when a benchmark asks for them. */
@@ -78,6 +82,7 @@ static struct hot_bench_fs *hot_bench_fs_create(struct kunit *test,
 static void hot_bench_fs_destroy(struct hot_bench_fs *fs)
 {
 	hot_track_disable(fs->sb);
+	sysctl_hot_mem_max = fs->saved_cap;
 	vfree(fs->inodes);
 }
 

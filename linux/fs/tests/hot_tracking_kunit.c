@@ -256,10 +256,13 @@ static struct hot_inode_item *hot_kunit_item(struct hot_kunit_fs *fs, int i)
 	return he;
 }
 
-static long hot_kunit_mem(long inodes, long ranges)
+/* What &hot_info.mem should say of these items and xarray leaf nodes. */
+static long hot_kunit_mem(long inodes, long ranges, long nodes)
 {
-	return inodes * kmem_cache_size(hot_inode_cachep) +
-	       ranges * kmem_cache_size(hot_range_cachep);
+	return inodes * (kmem_cache_size(hot_inode_cachep) +
+			 HOT_INODE_TABLE_BYTES) +
+	       ranges * kmem_cache_size(hot_range_cachep) +
+	       nodes * sizeof(struct xa_node);
 }
 
 static void hot_track_io_test(struct kunit *test)
@@ -276,7 +279,7 @@ static void hot_track_io_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, he->freq.nr_reads, 1);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_ranges), 4);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->mem),
-			hot_kunit_mem(1, 4));
+			hot_kunit_mem(1, 4, 1));
 
 	hot_track_io(fs->inode[0], 2 * SZ_1M, 4096, WRITE);
 	hr = xa_load(&he->ranges, 2);
@@ -375,7 +378,7 @@ static void hot_track_lifetime_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_inodes), 2);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_ranges), 6);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->mem),
-			hot_kunit_mem(2, 6));
+			hot_kunit_mem(2, 6, 2));
 
 	/* Eviction from the inode cache keeps the heat. */
 	hot_track_evict_inode(fs->inode[0]);
@@ -390,7 +393,7 @@ static void hot_track_lifetime_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_inodes), 1);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_ranges), 1);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->mem),
-			hot_kunit_mem(1, 1));
+			hot_kunit_mem(1, 1, 1));
 	/* Evicting an untracked inode is harmless. */
 	hot_track_evict_inode(fs->inode[0]);
 
@@ -510,7 +513,7 @@ static void hot_update_test(struct kunit *test)
 	KUNIT_EXPECT_NOT_NULL(test, xa_load(&he->ranges, 0));
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_ranges), 2);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->mem),
-			hot_kunit_mem(1, 2));
+			hot_kunit_mem(1, 2, 1));
 
 	/* Aging: range 1 idle for 2 minutes goes, range 0 stays. */
 	hot_kunit_set_range(he, 1, ms, now - 120 * s);
@@ -534,7 +537,8 @@ static void hot_update_test(struct kunit *test)
 static void hot_evict_batch_test(struct kunit *test)
 {
 	struct hot_kunit_fs *fs = test->priv;
-	unsigned long size = kmem_cache_size(hot_range_cachep);
+	unsigned long size = kmem_cache_size(hot_range_cachep) +
+			     sizeof(struct xa_node);
 	bool more;
 
 	KUNIT_EXPECT_EQ(test, hot_mem_excess(SZ_1M, 0), 0);
@@ -556,6 +560,67 @@ static void hot_evict_batch_test(struct kunit *test)
 			1500 - HOT_EVICT_BATCH + 1);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_inodes), 0);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->mem), 0);
+}
+
+/*
+ * The memory counted: one xarray leaf node per group of 64 ranges that holds
+ * an item.  At the cap the hooks make no item and count that; a pass frees
+ * the coldest down to seven eighths of the cap.
+ */
+static void hot_mem_cap_test(struct kunit *test)
+{
+	static const unsigned long index[] = { 0, 63, 64, 640 };
+	unsigned long saved = sysctl_hot_mem_max, cap;
+	struct hot_kunit_fs *fs = test->priv;
+	u64 now = ktime_get_ns();
+	struct hot_inode_item *he;
+	struct hot_range_item *hr;
+	int i;
+
+	/* Ranges 0, 63, 64 and 640: three leaf nodes. */
+	for (i = 0; i < ARRAY_SIZE(index); i++)
+		hot_track_io(fs->inode[0], (loff_t)index[i] << HOT_RANGE_SHIFT,
+			     SZ_4K, READ);
+	he = hot_kunit_item(fs, 0);
+	KUNIT_ASSERT_NOT_NULL(test, he);
+	KUNIT_EXPECT_EQ(test, he->nr_nodes, 3);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->mem),
+			hot_kunit_mem(1, 4, 3));
+
+	/* The coldest, range 64, goes first, and its leaf node with it. */
+	hot_kunit_set_range(he, 0, NSEC_PER_MSEC, now);
+	hot_kunit_set_range(he, 63, NSEC_PER_MSEC, now);
+	hot_kunit_set_range(he, 64, NSEC_PER_SEC, now);
+	hot_kunit_set_range(he, 640, NSEC_PER_MSEC, now);
+	hot_update_all(fs->hi, now, 60ULL * NSEC_PER_SEC);
+	/* A cap whose seven eighths leave room for the three others. */
+	cap = DIV_ROUND_UP(hot_kunit_mem(1, 3, 2) * HOT_MEM_ROOM,
+			   HOT_MEM_ROOM - 1);
+	sysctl_hot_mem_max = cap;
+	mod_delayed_work(system_dfl_wq, &fs->hi->update_work, 0);
+	flush_delayed_work(&fs->hi->update_work);
+	KUNIT_EXPECT_NULL(test, xa_load(&he->ranges, 64));
+	KUNIT_EXPECT_NOT_NULL(test, xa_load(&he->ranges, 63));
+	KUNIT_EXPECT_EQ(test, he->nr_nodes, 2);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->mem),
+			hot_kunit_mem(1, 3, 2));
+	KUNIT_EXPECT_LE(test, atomic_long_read(&fs->hi->mem),
+			cap - cap / HOT_MEM_ROOM);
+
+	/* At the cap: no new item, counted; existing items still count I/O. */
+	sysctl_hot_mem_max = hot_kunit_mem(1, 3, 2);
+	hot_track_io(fs->inode[0], 5ULL << HOT_RANGE_SHIFT, SZ_4K, READ);
+	hot_track_io(fs->inode[1], 0, SZ_4K, READ);
+	KUNIT_EXPECT_NULL(test, xa_load(&he->ranges, 5));
+	KUNIT_EXPECT_NULL(test, hot_kunit_item(fs, 1));
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_over_cap), 2);
+	hot_track_io(fs->inode[0], 0, SZ_4K, READ);
+	hr = xa_load(&he->ranges, 0);
+	KUNIT_ASSERT_NOT_NULL(test, hr);
+	KUNIT_EXPECT_EQ(test, hr->freq.nr_reads, 11);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->mem),
+			hot_kunit_mem(1, 3, 2));
+	sysctl_hot_mem_max = saved;
 }
 
 static void hot_shrink_test(struct kunit *test)
@@ -891,7 +956,7 @@ static void hot_concurrent_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_ranges),
 			HOT_KUNIT_RANGES);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->mem),
-			hot_kunit_mem(1, HOT_KUNIT_RANGES));
+			hot_kunit_mem(1, HOT_KUNIT_RANGES, 1));
 }
 
 static struct kunit_case hot_track_test_cases[] = {
@@ -907,6 +972,7 @@ static struct kunit_case hot_track_test_cases[] = {
 	KUNIT_CASE(hot_temp_bucket_test),
 	KUNIT_CASE(hot_update_test),
 	KUNIT_CASE(hot_evict_batch_test),
+	KUNIT_CASE(hot_mem_cap_test),
 	KUNIT_CASE(hot_shrink_test),
 	KUNIT_CASE(hot_type_override_test),
 	KUNIT_CASE(hot_spot_order_test),

@@ -132,6 +132,9 @@ struct hot_inode_key {
  *	READ_ONCE().
  * @muted: one more than the number of the range whose I/O is not counted
  *	(see hot_track_mute_range()), 0 if none is; under the item lock.
+ * @nr_nodes: groups of 64 consecutive ranges that hold a range item: the
+ *	leaf nodes of @ranges, each counted in &hot_info.mem; under the item
+ *	lock.
  * @dead: set once the item left &hot_info.inodes; no range is added after.
  * @track_list: link in a &hot_info.inode_map bucket, under
  *	&hot_info.map_lock; empty until the first update pass.
@@ -146,6 +149,7 @@ struct hot_inode_item {
 	u64 wb_start;
 	u32 temp;
 	u32 muted;
+	u32 nr_nodes;
 	bool dead;
 	union {
 		struct list_head track_list;
@@ -184,9 +188,14 @@ struct hot_type {
  * @sb: the superblock.
  * @type: what the filesystem tells hot data tracking, or NULL.
  * @inodes: the &struct hot_inode_item of the superblock, by &hot_inode_key.
- * @mem: bytes used by the items of this superblock (slab object sizes).
+ * @mem: bytes used by the items of this superblock: their slab objects,
+ *	the leaf nodes of the range xarrays, and four hash-table buckets per
+ *	inode item (the most a table that grows and shrinks by itself has).
  * @nr_inodes: number of inode items.
  * @nr_ranges: number of range items.
+ * @nr_over_cap: items the I/O hooks did not make because @mem was at the
+ *	cap (sysctl hot-mem-max-bytes).
+ * @nr_passes: update passes done; written by the update worker only.
  * @debugfs_dir: the superblock's directory in debugfs, or NULL.
  * @map_lock: protects the heat maps and the items' places in them.  Taken
  *	before an item lock, never in the I/O path.
@@ -207,6 +216,8 @@ struct hot_info {
 	atomic_long_t mem;
 	atomic_long_t nr_inodes;
 	atomic_long_t nr_ranges;
+	atomic_long_t nr_over_cap;
+	unsigned long nr_passes;
 	struct dentry *debugfs_dir;
 	spinlock_t map_lock;	/* the heat maps; see above */
 	struct list_head inode_map[HOT_MAP_BUCKETS];

@@ -17,9 +17,9 @@
  *	first read) and moves 1/16 of the way to each gap seen.
  * @avg_delta_writes: out: the same for writes to disk, in ns.
  * @last_read_time: out: time of the last read from disk, in ns of
- *	CLOCK_MONOTONIC; 0 if never.
- * @last_write_time: out: time of the last write to disk, in ns of
- *	CLOCK_MONOTONIC; 0 if never.
+ *	CLOCK_MONOTONIC as the caller's clock_gettime() gives it (in its
+ *	time namespace); 0 if never.
+ * @last_write_time: out: time of the last write to disk, the same way.
  * @num_reads: out: reads from disk; saturates at 2^32 - 1.
  * @num_writes: out: writes to disk; saturates at 2^32 - 1.
  * @temp: out: the temperature: as of the last update pass, or as of now
@@ -40,11 +40,14 @@ struct hot_heat_info {
 };
 
 /*
- * Fill a struct hot_heat_info for the file of the descriptor.  Errors:
+ * Fill a struct hot_heat_info for the file of the descriptor.  The caller
+ * must own the file or be allowed to write it (as for mincore()).  Errors:
  * EFAULT (bad pointer), EINVAL (reserved fields not zero or @live not 0 or
  * 1), EOPNOTSUPP (hot data tracking is off for this filesystem), ENOTTY (not
- * a regular file), ENODATA (no data of the file was read from or written
- * to disk since tracking began, or its heat was forgotten).
+ * a regular file), EPERM (the caller neither owns the file nor may write
+ * it), ENODATA (no data of the file was read from or written to disk since
+ * tracking began, or its heat was forgotten).  An O_PATH descriptor gets
+ * EBADF, as for every ioctl.
  */
 #define FS_IOC_GET_HEAT_INFO	_IOWR('f', 0x60, struct hot_heat_info)
 

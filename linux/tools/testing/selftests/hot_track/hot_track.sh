@@ -60,12 +60,12 @@ mkfs_for ext4 "$plain" && mount -t ext4 "$plain" "$work/mnt/plain" || exit 1
 
 # The update worker's tests want a pass every second.
 saved=()
-for s in hot-kick-time hot-update-delay hot-mem-high-thresh; do
+for s in hot-kick-time hot-update-delay hot-mem-max-bytes; do
 	saved+=("$(cat /proc/sys/fs/$s)")
 done
 restore() {
 	local i=0
-	for s in hot-kick-time hot-update-delay hot-mem-high-thresh; do
+	for s in hot-kick-time hot-update-delay hot-mem-max-bytes; do
 		echo "${saved[$i]}" > /proc/sys/fs/$s
 		i=$((i + 1))
 	done
