@@ -31,6 +31,7 @@
 #include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/mm.h>
+#include <linux/mutex.h>
 #include <linux/pagemap.h>
 #include <linux/rhashtable.h>
 #include <linux/shrinker.h>
@@ -56,6 +57,13 @@
 
 /* Items visited between two breaks of the RCU read section of a walk. */
 #define HOT_WALK_BATCH	256
+
+/*
+ * Range items an update pass or the freeing of an inode item handles under
+ * one hold of &hot_info.map_lock and the item lock, whatever the size of the
+ * file: the I/O hooks of that file wait for one batch at most.
+ */
+#define HOT_LOCK_BATCH	1024UL
 
 /* Weight of the newest gap in the average gap between accesses: 1/16. */
 #define HOT_AVG_SHIFT	4
@@ -87,6 +95,10 @@ unsigned int sysctl_hot_kick_time __read_mostly = HOT_KICK_TIME_DEFAULT;
 unsigned int sysctl_hot_update_delay __read_mostly = HOT_UPDATE_DELAY_DEFAULT;
 /* Set from the size of RAM by hot_track_init(). */
 unsigned long sysctl_hot_mem_max __read_mostly = SZ_1M;
+
+/* The superblocks that track hot data, for the sysctls. */
+static LIST_HEAD(hot_infos);
+static DEFINE_MUTEX(hot_infos_lock);
 
 static struct kmem_cache *hot_inode_cachep __ro_after_init;
 static struct kmem_cache *hot_range_cachep __ro_after_init;
@@ -282,10 +294,19 @@ static void hot_inode_free_rcu(struct rcu_head *head)
 			container_of(head, struct hot_inode_item, rcu));
 }
 
-/* Count @nr more (or fewer) leaf nodes of range xarrays. */
-static void hot_mem_nodes(struct hot_info *hi, long nr)
+/*
+ * Bring the leaf nodes of @he->ranges counted in &hot_info.mem in line:
+ * one per group of 64 ranges that holds an item, none while the xarray
+ * holds range 0 alone, in its head.  Caller holds the item lock.
+ */
+static void hot_nodes_sync(struct hot_info *hi, struct hot_inode_item *he)
 {
-	atomic_long_add(nr * (long)sizeof(struct xa_node), &hi->mem);
+	u32 nodes = xa_is_node(xa_head_locked(&he->ranges)) ?
+		    he->nr_groups : 0;
+
+	atomic_long_add(((long)nodes - (long)he->nr_nodes) *
+			(long)sizeof(struct xa_node), &hi->mem);
+	he->nr_nodes = nodes;
 }
 
 /*
@@ -309,17 +330,17 @@ static void hot_range_erase(struct hot_info *hi, struct hot_inode_item *he,
 {
 	__xa_erase(&he->ranges, hr->index);
 	hot_map_del(hi, &hr->track_list);
-	if (hot_group_empty(he, hr->index)) {
-		he->nr_nodes--;
-		hot_mem_nodes(hi, -1);
-	}
+	if (hot_group_empty(he, hr->index))
+		he->nr_groups--;
+	hot_nodes_sync(hi, he);
 	call_rcu(&hr->rcu, hot_range_free_rcu);
 }
 
 /*
- * Free an inode item that left &hot_info.inodes, and its ranges.  Readers
- * under RCU may still see them until the grace period ends.  Caller holds
- * &hot_info.map_lock.
+ * Free an inode item that left &hot_info.inodes, and its ranges, all in one
+ * hold of &hot_info.map_lock, which the caller holds: for items with few
+ * ranges, or none (hot_inode_free() takes any number).  Readers under RCU
+ * may still see them until the grace period ends.
  */
 static void __hot_inode_free(struct hot_info *hi, struct hot_inode_item *he)
 {
@@ -337,8 +358,8 @@ static void __hot_inode_free(struct hot_info *hi, struct hot_inode_item *he)
 		nr++;
 	}
 	hot_map_del(hi, &he->track_list);
-	hot_mem_nodes(hi, -(long)he->nr_nodes);
-	he->nr_nodes = 0;
+	he->nr_groups = 0;
+	hot_nodes_sync(hi, he);
 	xa_unlock(&he->ranges);
 	xa_destroy(&he->ranges);
 	hot_mem_add(hi, hot_range_cachep, -nr);
@@ -346,11 +367,46 @@ static void __hot_inode_free(struct hot_info *hi, struct hot_inode_item *he)
 	call_rcu(&he->rcu, hot_inode_free_rcu);
 }
 
+/*
+ * Free up to %HOT_LOCK_BATCH ranges of @he, which is dead.  Caller holds
+ * &hot_info.map_lock and the item lock.  Return: true if ranges are left.
+ */
+static bool hot_inode_free_ranges(struct hot_info *hi,
+				  struct hot_inode_item *he)
+{
+	struct hot_range_item *hr;
+	unsigned long index;
+	long nr = 0;
+
+	xa_for_each(&he->ranges, index, hr) {
+		if (nr == HOT_LOCK_BATCH)
+			break;
+		hot_range_erase(hi, he, hr);
+		nr++;
+	}
+	hot_mem_add(hi, hot_range_cachep, -nr);
+	return !xa_empty(&he->ranges);
+}
+
+/*
+ * Free an inode item that left &hot_info.inodes and may have any number of
+ * ranges: dead first, so that no range is added, then the ranges in
+ * batches, letting others take the locks in between.
+ */
 static void hot_inode_free(struct hot_info *hi, struct hot_inode_item *he)
 {
-	spin_lock(&hi->map_lock);
-	__hot_inode_free(hi, he);
-	spin_unlock(&hi->map_lock);
+	bool more;
+
+	do {
+		spin_lock(&hi->map_lock);
+		xa_lock(&he->ranges);
+		he->dead = true;
+		more = hot_inode_free_ranges(hi, he);
+		xa_unlock(&he->ranges);
+		if (!more)
+			__hot_inode_free(hi, he);
+		spin_unlock(&hi->map_lock);
+	} while (more);
 }
 
 /*
@@ -374,7 +430,7 @@ static bool hot_mem_full(struct hot_info *hi)
 {
 	if (atomic_long_read(&hi->mem) < READ_ONCE(sysctl_hot_mem_max))
 		return false;
-	atomic_long_inc(&hi->nr_over_cap);
+	percpu_counter_inc(&hi->nr_over_cap);
 	return true;
 }
 
@@ -405,7 +461,7 @@ static struct hot_inode_item *hot_inode_get(struct hot_info *hi,
 	he = kmem_cache_zalloc(hot_inode_cachep, HOT_GFP);
 	if (!he)
 		return NULL;
-	xa_init_flags(&he->ranges, XA_FLAGS_ACCOUNT);
+	xa_init(&he->ranges);
 	INIT_LIST_HEAD(&he->track_list);
 	he->key = key;
 	old = rhashtable_lookup_get_insert_fast(&hi->inodes, &he->node,
@@ -442,10 +498,9 @@ static struct hot_range_item *hot_range_get(struct hot_info *hi,
 		return NULL;
 	}
 	hot_mem_add(hi, hot_range_cachep, 1);
-	if (new_node) {
-		he->nr_nodes++;
-		hot_mem_nodes(hi, 1);
-	}
+	if (new_node)
+		he->nr_groups++;
+	hot_nodes_sync(hi, he);
 	return hr;
 }
 
@@ -513,9 +568,10 @@ static void hot_track_record(struct inode *inode, loff_t pos, u64 len,
 	for (index = first; index <= last; index++) {
 		if (unlikely(he->muted == index + 1))
 			continue;
+		/* Not made (at the cap, or no memory): the others still count. */
 		hr = hot_range_get(hi, he, index);
 		if (!hr)
-			break;
+			continue;
 		if (io == HOT_WRITEBACK && hot_wb_counted(&hr->freq, he->wb_start))
 			continue;
 		hot_freq_update(&hr->freq, now, write);
@@ -842,14 +898,18 @@ static bool hot_item_obsolete(struct hot_info *hi, const struct hot_freq *freq,
 /*
  * One inode item in an update pass: drop its obsolete ranges, give the
  * others and itself their temperature and heat-map bucket, and drop the
- * item itself once it has no range left and is obsolete.  Caller holds
- * &hot_info.map_lock and rcu_read_lock().
+ * item itself once it has no range left and is obsolete.  Handles at most
+ * %HOT_LOCK_BATCH ranges, from range *@next on; the item itself with the
+ * last batch.  Caller holds &hot_info.map_lock and rcu_read_lock().
+ *
+ * Return: true when done with the item, false with *@next set to the range
+ * to go on from, in another hold of &hot_info.map_lock.
  */
-static void hot_update_inode(struct hot_info *hi, struct hot_inode_item *he,
-			     u64 now, u64 kick)
+static bool hot_update_inode(struct hot_info *hi, struct hot_inode_item *he,
+			     u64 now, u64 kick, unsigned long *next)
 {
+	unsigned long index, seen = 0;
 	struct hot_range_item *hr;
-	unsigned long index;
 	bool drop;
 	long nr = 0;
 	u32 temp;
@@ -857,9 +917,15 @@ static void hot_update_inode(struct hot_info *hi, struct hot_inode_item *he,
 	xa_lock(&he->ranges);
 	if (he->dead) {
 		xa_unlock(&he->ranges);
-		return;
+		return true;
 	}
-	xa_for_each(&he->ranges, index, hr) {
+	xa_for_each_start(&he->ranges, index, hr, *next) {
+		if (seen++ == HOT_LOCK_BATCH) {
+			*next = index;
+			xa_unlock(&he->ranges);
+			hot_mem_add(hi, hot_range_cachep, -nr);
+			return false;
+		}
 		if (hot_item_obsolete(hi, &hr->freq, now, kick)) {
 			hot_range_erase(hi, he, hr);
 			nr++;
@@ -881,6 +947,7 @@ static void hot_update_inode(struct hot_info *hi, struct hot_inode_item *he,
 	if (drop && !rhashtable_remove_fast(&hi->inodes, &he->node,
 					    hot_inode_params))
 		__hot_inode_free(hi, he);
+	return true;
 }
 
 /*
@@ -926,10 +993,15 @@ static void hot_update_one(struct hot_info *hi, struct hot_inode_item *he,
 			   void *arg)
 {
 	struct hot_update_ctl *ctl = arg;
+	unsigned long next = 0;
+	bool done;
 
-	spin_lock(&hi->map_lock);
-	hot_update_inode(hi, he, ctl->now, ctl->kick);
-	spin_unlock(&hi->map_lock);
+	/* The item stays valid under RCU while the locks are let go. */
+	do {
+		spin_lock(&hi->map_lock);
+		done = hot_update_inode(hi, he, ctl->now, ctl->kick, &next);
+		spin_unlock(&hi->map_lock);
+	} while (!done);
 }
 
 /* Hottest first; list_sort() is stable, so equal items keep their order. */
@@ -1234,9 +1306,12 @@ int hot_track_enable(struct super_block *sb)
 		INIT_LIST_HEAD(&hi->range_map[i]);
 	}
 	INIT_DELAYED_WORK(&hi->update_work, hot_update_work);
-	ret = rhashtable_init(&hi->inodes, &hot_inode_params);
+	ret = percpu_counter_init(&hi->nr_over_cap, 0, GFP_KERNEL);
 	if (ret)
 		goto out_free;
+	ret = rhashtable_init(&hi->inodes, &hot_inode_params);
+	if (ret)
+		goto out_counter;
 	hi->shrink_keep = HOT_SHRINK_KEEP_MIN;
 	hi->shrinker = shrinker_alloc(0, "hot_track-%s", sb->s_id);
 	if (!hi->shrinker) {
@@ -1251,13 +1326,18 @@ int hot_track_enable(struct super_block *sb)
 	static_branch_inc(&hot_track_key);
 	rcu_assign_pointer(sb->s_hot_info, hi);
 	hot_track_debugfs_add(hi);
+	mutex_lock(&hot_infos_lock);
 	queue_delayed_work(system_dfl_wq, &hi->update_work,
 			   READ_ONCE(sysctl_hot_update_delay) * HZ);
+	list_add(&hi->list, &hot_infos);
+	mutex_unlock(&hot_infos_lock);
 	pr_info("VFS: Turning on hot data tracking on %s\n", sb->s_id);
 	return 0;
 
 out_destroy:
 	rhashtable_destroy(&hi->inodes);
+out_counter:
+	percpu_counter_destroy(&hi->nr_over_cap);
 out_free:
 	kfree(hi);
 	return ret;
@@ -1287,6 +1367,9 @@ void hot_track_disable(struct super_block *sb)
 	if (!hi)
 		return;
 	hot_track_debugfs_remove(hi);
+	mutex_lock(&hot_infos_lock);
+	list_del(&hi->list);
+	mutex_unlock(&hot_infos_lock);
 	cancel_delayed_work_sync(&hi->update_work);
 	shrinker_free(hi->shrinker);
 	synchronize_rcu();
@@ -1295,6 +1378,7 @@ void hot_track_disable(struct super_block *sb)
 		     atomic_long_read(&hi->nr_inodes) ||
 		     atomic_long_read(&hi->nr_ranges));
 	static_branch_dec(&hot_track_key);
+	percpu_counter_destroy(&hi->nr_over_cap);
 	kfree(hi);
 	pr_info("VFS: Turning off hot data tracking on %s\n", sb->s_id);
 }
@@ -1330,27 +1414,30 @@ int hot_track_mount_opt(struct fs_context *fc, struct super_block *sb, int on)
 }
 EXPORT_SYMBOL_GPL(hot_track_mount_opt);
 
-static void hot_update_delay_one(struct super_block *sb, void *arg)
-{
-	struct hot_info *hi = rcu_dereference_protected(sb->s_hot_info,
-						lockdep_is_held(&sb->s_umount));
-
-	if (hi)
-		mod_delayed_work(system_dfl_wq, &hi->update_work,
-				 READ_ONCE(sysctl_hot_update_delay) * HZ);
-}
-
 /**
  * hot_track_update_delay_changed() - apply a new hot-update-delay at once
  *
- * Every superblock that tracks hot data has its next update pass that
- * many seconds from now, rather than when the pass already waiting comes.
+ * A superblock whose next update pass is due later than the new delay from
+ * now has it moved to then; one due sooner keeps it.  A pass that is
+ * running queues the next one with the new delay itself.
  *
- * Context: process context, may sleep; takes each superblock's s_umount.
+ * Context: process context, may sleep; takes &hot_infos_lock.
  */
 void hot_track_update_delay_changed(void)
 {
-	iterate_supers(hot_update_delay_one, NULL);
+	unsigned long delay = READ_ONCE(sysctl_hot_update_delay) * HZ;
+	struct hot_info *hi;
+
+	mutex_lock(&hot_infos_lock);
+	list_for_each_entry(hi, &hot_infos, list) {
+		/* Unlocked: a stale expiry only moves a pass that is due. */
+		if (delayed_work_pending(&hi->update_work) &&
+		    time_after(READ_ONCE(hi->update_work.timer.expires),
+			       jiffies + delay))
+			mod_delayed_work(system_dfl_wq, &hi->update_work,
+					 delay);
+	}
+	mutex_unlock(&hot_infos_lock);
 }
 
 static int __init hot_track_init(void)
@@ -1358,10 +1445,8 @@ static int __init hot_track_init(void)
 	/* A small share of RAM per superblock, never nothing. */
 	sysctl_hot_mem_max = max(totalram_pages() / 256 * PAGE_SIZE,
 				 (unsigned long)SZ_1M);
-	hot_inode_cachep = KMEM_CACHE(hot_inode_item,
-				      SLAB_RECLAIM_ACCOUNT | SLAB_ACCOUNT);
-	hot_range_cachep = KMEM_CACHE(hot_range_item,
-				      SLAB_RECLAIM_ACCOUNT | SLAB_ACCOUNT);
+	hot_inode_cachep = KMEM_CACHE(hot_inode_item, SLAB_RECLAIM_ACCOUNT);
+	hot_range_cachep = KMEM_CACHE(hot_range_item, SLAB_RECLAIM_ACCOUNT);
 	if (!hot_inode_cachep || !hot_range_cachep) {
 		kmem_cache_destroy(hot_inode_cachep);
 		kmem_cache_destroy(hot_range_cachep);

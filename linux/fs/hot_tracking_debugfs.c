@@ -79,11 +79,11 @@ static int hot_stats_show(struct seq_file *m, void *v)
 {
 	struct hot_info *hi = m->private;
 
-	seq_printf(m, "inodes %ld\nranges %ld\nmem %ld\nover_cap %ld\npasses %lu\n",
+	seq_printf(m, "inodes %ld\nranges %ld\nmem %ld\nover_cap %lld\npasses %lu\n",
 		   atomic_long_read(&hi->nr_inodes),
 		   atomic_long_read(&hi->nr_ranges),
 		   atomic_long_read(&hi->mem),
-		   atomic_long_read(&hi->nr_over_cap),
+		   percpu_counter_sum_positive(&hi->nr_over_cap),
 		   READ_ONCE(hi->nr_passes));
 	return 0;
 }

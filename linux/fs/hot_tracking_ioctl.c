@@ -5,35 +5,39 @@
 
 #include <linux/fs.h>
 #include <linux/hot_tracking.h>
-#include <linux/mount.h>
-#include <linux/security.h>
 #include <linux/string.h>
 #include <linux/time_namespace.h>
 #include <linux/uaccess.h>
 
 /*
- * Who may read the heat of a file: its owner (or one with CAP_FOWNER over
- * it), and one who may write it, as for mincore() on a file mapping since
- * 2019.  The counts and times of disk I/O tell when other users read or
- * wrote a file; any reader of a shared library or of a group-readable file
- * must not learn that.
+ * Who may read the heat of a file: one who opened it for writing, its owner
+ * (or one with CAP_FOWNER over it), and one who may write it, as for
+ * mincore() on a file mapping since 2019.  The counts and times of disk I/O
+ * tell when other users read or wrote a file; any reader of a shared
+ * library or of a group-readable file must not learn that.
  */
 static bool hot_heat_may_read(struct file *file)
 {
-	return inode_owner_or_capable(file_mnt_idmap(file), file_inode(file)) ||
+	return (file->f_mode & FMODE_WRITE) || file_owner_or_capable(file) ||
 	       file_permission(file, MAY_WRITE) == 0;
 }
 
-/* A time of the I/O hooks, in the caller's time namespace; 0 stays 0. */
+/*
+ * A time of the I/O hooks, in the caller's time namespace.  0 (never) stays
+ * 0; a time before the namespace's clock began (a negative offset) is given
+ * as 1 ns, as early as can be.
+ */
 static u64 hot_time_for_user(u64 ns)
 {
 	struct timespec64 ts;
+	s64 t;
 
 	if (!ns)
 		return 0;
 	ts = ns_to_timespec64(ns);
 	timens_add_monotonic(&ts);
-	return timespec64_to_ns(&ts);
+	t = timespec64_to_ns(&ts);
+	return t > 0 ? t : 1;
 }
 
 /**

@@ -9,7 +9,10 @@
  * - the cost of the I/O hook, in ns per recorded access: on one CPU, with
  *   every online CPU on one file, and with every CPU on a file of its own;
  * - the size of the slab objects of the items, in bytes;
- * - the time of one update pass over 1k to 1M range items, in ns per item.
+ * - the time of one update pass over 1k to 1M range items, in ns per item;
+ * - the longest hold of &hot_info.map_lock and an item lock in an update
+ *   pass, the freeing of a file's items, and eviction, over 1M ranges in
+ *   one file and in 1000 files, in us.
  *
  * Included at the end of fs/hot_tracking.c to reach its static functions.
  */
@@ -309,12 +312,125 @@ static void hot_bench_update_pass(struct kunit *test)
 	}
 }
 
+struct hot_bench_hold {
+	u64 max;	/* the longest hold, in ns */
+	u64 sum;	/* all holds, in ns */
+};
+
+static void hot_bench_hold_add(struct hot_bench_hold *h, u64 t)
+{
+	h->max = max(h->max, t);
+	h->sum += t;
+}
+
+/* 1M range items in @nr files: with requests of 1 GiB, 1024 ranges each. */
+static struct hot_bench_fs *hot_bench_fill(struct kunit *test,
+					   unsigned int nr)
+{
+	unsigned long per_file = SZ_1M / nr, i;
+	struct hot_bench_fs *fs = hot_bench_fs_create(test, nr);
+	unsigned int f;
+
+	for (f = 0; f < nr; f++) {
+		for (i = 0; i < per_file; i += 1024) {
+			hot_track_io(&fs->inodes[f], (loff_t)i << HOT_RANGE_SHIFT,
+				     min(1024UL, per_file - i) << HOT_RANGE_SHIFT,
+				     READ);
+			cond_resched();
+		}
+	}
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_ranges),
+			per_file * nr);
+	return fs;
+}
+
+/*
+ * How long the update pass, the freeing of items and eviction hold the
+ * locks the I/O hooks of a file wait for: each hold is timed as the pass,
+ * hot_inode_free() and the worker take it.
+ */
+static void hot_bench_lock_hold(struct kunit *test)
+{
+	static const unsigned int files[] = { 1, 1000 };
+	const u64 kick = 3600ULL * NSEC_PER_SEC;
+	struct hot_bench_hold pass, unlink, evict;
+	struct hot_inode_item *he;
+	struct hot_bench_fs *fs;
+	unsigned long next;
+	unsigned int k, f;
+	bool done, more;
+	u64 t, now;
+
+	hot_bench_skip_unless_enabled(test);
+	for (k = 0; k < ARRAY_SIZE(files); k++) {
+		memset(&pass, 0, sizeof(pass));
+		memset(&unlink, 0, sizeof(unlink));
+		memset(&evict, 0, sizeof(evict));
+
+		fs = hot_bench_fill(test, files[k]);
+		now = ktime_get_ns();
+		for (f = 0; f < files[k]; f++) {
+			rcu_read_lock();
+			he = hot_inode_lookup(fs->hi, &fs->inodes[f]);
+			next = 0;
+			do {
+				t = ktime_get_ns();
+				spin_lock(&fs->hi->map_lock);
+				done = hot_update_inode(fs->hi, he, now, kick,
+							&next);
+				spin_unlock(&fs->hi->map_lock);
+				hot_bench_hold_add(&pass, ktime_get_ns() - t);
+			} while (!done);
+			rcu_read_unlock();
+			cond_resched();
+		}
+		/* Eviction of the coldest half, batch by batch. */
+		while (atomic_long_read(&fs->hi->nr_ranges) > SZ_512K) {
+			t = ktime_get_ns();
+			hot_evict_coldest(fs->hi, HOT_EVICT_BATCH, &more);
+			hot_bench_hold_add(&evict, ktime_get_ns() - t);
+			cond_resched();
+		}
+		/* Unlink: the rest of every file's items. */
+		for (f = 0; f < files[k]; f++) {
+			rcu_read_lock();
+			he = hot_inode_lookup(fs->hi, &fs->inodes[f]);
+			if (he && !rhashtable_remove_fast(&fs->hi->inodes,
+							  &he->node,
+							  hot_inode_params)) {
+				do {
+					t = ktime_get_ns();
+					spin_lock(&fs->hi->map_lock);
+					xa_lock(&he->ranges);
+					he->dead = true;
+					more = hot_inode_free_ranges(fs->hi, he);
+					xa_unlock(&he->ranges);
+					if (!more)
+						__hot_inode_free(fs->hi, he);
+					spin_unlock(&fs->hi->map_lock);
+					hot_bench_hold_add(&unlink,
+							   ktime_get_ns() - t);
+				} while (more);
+			}
+			rcu_read_unlock();
+			cond_resched();
+		}
+		KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_ranges), 0);
+		kunit_info(test, "1M ranges in %u files: longest lock hold: pass %llu us (pass in all %llu us), eviction %llu us, freeing %llu us (in all %llu us)\n",
+			   files[k], div_u64(pass.max, 1000),
+			   div_u64(pass.sum, 1000), div_u64(evict.max, 1000),
+			   div_u64(unlink.max, 1000), div_u64(unlink.sum, 1000));
+		hot_bench_fs_destroy(fs);
+	}
+}
+
 static struct kunit_case hot_bench_cases[] = {
 	KUNIT_CASE(hot_bench_item_size),
 	KUNIT_CASE(hot_bench_hook_one_cpu),
 	KUNIT_CASE(hot_bench_hook_cpus_same_file),
 	KUNIT_CASE(hot_bench_hook_cpus_own_file),
 	KUNIT_CASE_SLOW(hot_bench_update_pass),
+	KUNIT_CASE_SLOW(hot_bench_lock_hold),
 	{}
 };
 

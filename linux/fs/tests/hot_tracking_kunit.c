@@ -378,7 +378,7 @@ static void hot_track_lifetime_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_inodes), 2);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_ranges), 6);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->mem),
-			hot_kunit_mem(2, 6, 2));
+			hot_kunit_mem(2, 6, 1));
 
 	/* Eviction from the inode cache keeps the heat. */
 	hot_track_evict_inode(fs->inode[0]);
@@ -393,7 +393,7 @@ static void hot_track_lifetime_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_inodes), 1);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_ranges), 1);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->mem),
-			hot_kunit_mem(1, 1, 1));
+			hot_kunit_mem(1, 1, 0));
 	/* Evicting an untracked inode is harmless. */
 	hot_track_evict_inode(fs->inode[0]);
 
@@ -563,13 +563,68 @@ static void hot_evict_batch_test(struct kunit *test)
 }
 
 /*
+ * However large the file, an update pass and the freeing of its item hold
+ * the locks for HOT_LOCK_BATCH ranges at most, and get through all of them.
+ */
+static void hot_lock_batch_test(struct kunit *test)
+{
+	struct hot_kunit_fs *fs = test->priv;
+	u64 now = ktime_get_ns(), kick = 60ULL * NSEC_PER_SEC;
+	struct hot_inode_item *he;
+	unsigned long next = 0;
+	bool done;
+
+	hot_track_io(fs->inode[0], 0, 2500ULL * SZ_1M, READ);
+	he = hot_kunit_item(fs, 0);
+	KUNIT_ASSERT_NOT_NULL(test, he);
+
+	rcu_read_lock();
+	spin_lock(&fs->hi->map_lock);
+	done = hot_update_inode(fs->hi, he, now, kick, &next);
+	spin_unlock(&fs->hi->map_lock);
+	KUNIT_EXPECT_FALSE(test, done);
+	KUNIT_EXPECT_EQ(test, next, HOT_LOCK_BATCH);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(fs->hi->nr_mapped), HOT_LOCK_BATCH);
+	spin_lock(&fs->hi->map_lock);
+	done = hot_update_inode(fs->hi, he, now, kick, &next);
+	spin_unlock(&fs->hi->map_lock);
+	KUNIT_EXPECT_FALSE(test, done);
+	KUNIT_EXPECT_EQ(test, next, 2 * HOT_LOCK_BATCH);
+	spin_lock(&fs->hi->map_lock);
+	done = hot_update_inode(fs->hi, he, now, kick, &next);
+	spin_unlock(&fs->hi->map_lock);
+	rcu_read_unlock();
+	/* The rest of the ranges, and the inode item itself. */
+	KUNIT_EXPECT_TRUE(test, done);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(fs->hi->nr_mapped), 2501);
+
+	/* One batch freed under one hold of the locks, then the rest. */
+	spin_lock(&fs->hi->map_lock);
+	xa_lock(&he->ranges);
+	he->dead = true;
+	KUNIT_EXPECT_TRUE(test, hot_inode_free_ranges(fs->hi, he));
+	xa_unlock(&he->ranges);
+	spin_unlock(&fs->hi->map_lock);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_ranges),
+			2500 - HOT_LOCK_BATCH);
+	fs->inode[0]->__i_nlink = 0;
+	hot_track_evict_inode(fs->inode[0]);
+	KUNIT_EXPECT_NULL(test, hot_kunit_item(fs, 0));
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_ranges), 0);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(fs->hi->nr_mapped), 0);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->mem), 0);
+}
+
+/*
  * The memory counted: one xarray leaf node per group of 64 ranges that holds
  * an item.  At the cap the hooks make no item and count that; a pass frees
  * the coldest down to seven eighths of the cap.
  */
 static void hot_mem_cap_test(struct kunit *test)
 {
-	static const unsigned long index[] = { 0, 63, 64, 640 };
+	static const unsigned long index[] = {
+		0, XA_CHUNK_SIZE - 1, XA_CHUNK_SIZE, 10 * XA_CHUNK_SIZE
+	};
 	unsigned long saved = sysctl_hot_mem_max, cap;
 	struct hot_kunit_fs *fs = test->priv;
 	u64 now = ktime_get_ns();
@@ -577,7 +632,7 @@ static void hot_mem_cap_test(struct kunit *test)
 	struct hot_range_item *hr;
 	int i;
 
-	/* Ranges 0, 63, 64 and 640: three leaf nodes. */
+	/* Ranges 0, 63, 64 and 640 (with 64-slot nodes): three leaf nodes. */
 	for (i = 0; i < ARRAY_SIZE(index); i++)
 		hot_track_io(fs->inode[0], (loff_t)index[i] << HOT_RANGE_SHIFT,
 			     SZ_4K, READ);
@@ -588,10 +643,9 @@ static void hot_mem_cap_test(struct kunit *test)
 			hot_kunit_mem(1, 4, 3));
 
 	/* The coldest, range 64, goes first, and its leaf node with it. */
-	hot_kunit_set_range(he, 0, NSEC_PER_MSEC, now);
-	hot_kunit_set_range(he, 63, NSEC_PER_MSEC, now);
-	hot_kunit_set_range(he, 64, NSEC_PER_SEC, now);
-	hot_kunit_set_range(he, 640, NSEC_PER_MSEC, now);
+	for (i = 0; i < ARRAY_SIZE(index); i++)
+		hot_kunit_set_range(he, index[i],
+				    i == 2 ? NSEC_PER_SEC : NSEC_PER_MSEC, now);
 	hot_update_all(fs->hi, now, 60ULL * NSEC_PER_SEC);
 	/* A cap whose seven eighths leave room for the three others. */
 	cap = DIV_ROUND_UP(hot_kunit_mem(1, 3, 2) * HOT_MEM_ROOM,
@@ -599,8 +653,8 @@ static void hot_mem_cap_test(struct kunit *test)
 	sysctl_hot_mem_max = cap;
 	mod_delayed_work(system_dfl_wq, &fs->hi->update_work, 0);
 	flush_delayed_work(&fs->hi->update_work);
-	KUNIT_EXPECT_NULL(test, xa_load(&he->ranges, 64));
-	KUNIT_EXPECT_NOT_NULL(test, xa_load(&he->ranges, 63));
+	KUNIT_EXPECT_NULL(test, xa_load(&he->ranges, index[2]));
+	KUNIT_EXPECT_NOT_NULL(test, xa_load(&he->ranges, index[1]));
 	KUNIT_EXPECT_EQ(test, he->nr_nodes, 2);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->mem),
 			hot_kunit_mem(1, 3, 2));
@@ -613,7 +667,7 @@ static void hot_mem_cap_test(struct kunit *test)
 	hot_track_io(fs->inode[1], 0, SZ_4K, READ);
 	KUNIT_EXPECT_NULL(test, xa_load(&he->ranges, 5));
 	KUNIT_EXPECT_NULL(test, hot_kunit_item(fs, 1));
-	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_over_cap), 2);
+	KUNIT_EXPECT_EQ(test, percpu_counter_sum(&fs->hi->nr_over_cap), 2);
 	hot_track_io(fs->inode[0], 0, SZ_4K, READ);
 	hr = xa_load(&he->ranges, 0);
 	KUNIT_ASSERT_NOT_NULL(test, hr);
@@ -973,6 +1027,7 @@ static struct kunit_case hot_track_test_cases[] = {
 	KUNIT_CASE(hot_update_test),
 	KUNIT_CASE(hot_evict_batch_test),
 	KUNIT_CASE(hot_mem_cap_test),
+	KUNIT_CASE(hot_lock_batch_test),
 	KUNIT_CASE(hot_shrink_test),
 	KUNIT_CASE(hot_type_override_test),
 	KUNIT_CASE(hot_spot_order_test),

@@ -14,6 +14,7 @@
 #include <linux/fs.h>
 #include <linux/fs_context.h>
 #include <linux/jump_label.h>
+#include <linux/percpu_counter.h>
 #include <linux/rhashtable-types.h>
 #include <linux/rcupdate.h>
 #include <linux/spinlock.h>
@@ -132,8 +133,10 @@ struct hot_inode_key {
  *	READ_ONCE().
  * @muted: one more than the number of the range whose I/O is not counted
  *	(see hot_track_mute_range()), 0 if none is; under the item lock.
- * @nr_nodes: groups of 64 consecutive ranges that hold a range item: the
- *	leaf nodes of @ranges, each counted in &hot_info.mem; under the item
+ * @nr_groups: groups of 64 consecutive ranges that hold a range item;
+ *	under the item lock.
+ * @nr_nodes: the leaf nodes of @ranges counted in &hot_info.mem: @nr_groups,
+ *	or none while range 0 alone is in the xarray's head; under the item
  *	lock.
  * @dead: set once the item left &hot_info.inodes; no range is added after.
  * @track_list: link in a &hot_info.inode_map bucket, under
@@ -149,6 +152,7 @@ struct hot_inode_item {
 	u64 wb_start;
 	u32 temp;
 	u32 muted;
+	u32 nr_groups;
 	u32 nr_nodes;
 	bool dead;
 	union {
@@ -194,8 +198,11 @@ struct hot_type {
  * @nr_inodes: number of inode items.
  * @nr_ranges: number of range items.
  * @nr_over_cap: items the I/O hooks did not make because @mem was at the
- *	cap (sysctl hot-mem-max-bytes).
+ *	cap (sysctl hot-mem-max-bytes); per CPU, as every CPU doing I/O may
+ *	add to it at the cap.
  * @nr_passes: update passes done; written by the update worker only.
+ * @list: link in the list of superblocks that track hot data, which the
+ *	sysctls go through; under a mutex of their own.
  * @debugfs_dir: the superblock's directory in debugfs, or NULL.
  * @map_lock: protects the heat maps and the items' places in them.  Taken
  *	before an item lock, never in the I/O path.
@@ -216,8 +223,9 @@ struct hot_info {
 	atomic_long_t mem;
 	atomic_long_t nr_inodes;
 	atomic_long_t nr_ranges;
-	atomic_long_t nr_over_cap;
+	struct percpu_counter nr_over_cap;
 	unsigned long nr_passes;
+	struct list_head list;
 	struct dentry *debugfs_dir;
 	spinlock_t map_lock;	/* the heat maps; see above */
 	struct list_head inode_map[HOT_MAP_BUCKETS];

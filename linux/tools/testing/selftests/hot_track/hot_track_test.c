@@ -366,16 +366,16 @@ TEST_F(hot, live_temperature)
 
 /*
  * What FS_IOC_GET_HEAT_INFO gives user and group nobody on @path, opened
- * read-only (by root: the test directory may be closed to others), in a
+ * with @flags (by root: the test directory may be closed to others), in a
  * child: 0 or -errno; -CHILD_SETUP if the child could not become nobody.
  */
-static int heat_as_nobody(const char *path)
+static int heat_as_nobody(const char *path, int flags)
 {
 	struct hot_heat_info info;
 	int status, fd;
 	pid_t pid;
 
-	fd = open(path, O_RDONLY);
+	fd = open(path, flags);
 	if (fd < 0)
 		return -CHILD_SETUP;
 	pid = fork();
@@ -408,65 +408,108 @@ TEST_F(hot, heat_needs_owner_or_writer)
 
 	/* Another user who may only read the file. */
 	ASSERT_EQ(0, fchmod(self->fd, 0644));
-	EXPECT_EQ(-EPERM, heat_as_nobody(self->path));
-	/* One who may write it, though it opened the file read-only. */
+	EXPECT_EQ(-EPERM, heat_as_nobody(self->path, O_RDONLY));
+	/* ... unless given a descriptor open for writing. */
+	EXPECT_EQ(0, heat_as_nobody(self->path, O_RDWR));
+	/* One who may write it, though it has the file open read-only. */
 	ASSERT_EQ(0, fchmod(self->fd, 0666));
-	EXPECT_EQ(0, heat_as_nobody(self->path));
+	EXPECT_EQ(0, heat_as_nobody(self->path, O_RDONLY));
 	/* The owner, who may not write it. */
 	ASSERT_EQ(0, fchmod(self->fd, 0444));
 	ASSERT_EQ(0, fchown(self->fd, NOBODY, NOBODY));
-	EXPECT_EQ(0, heat_as_nobody(self->path));
-	/* Root, who owns nothing here: CAP_FOWNER. */
+	EXPECT_EQ(0, heat_as_nobody(self->path, O_RDONLY));
+	/* Root, who owns nothing here (CAP_FOWNER, CAP_DAC_OVERRIDE). */
 	EXPECT_EQ(0, heat(self->fd, &info, 0));
 }
 
 /*
+ * FS_IOC_GET_HEAT_INFO on @fd in a new time namespace whose CLOCK_MONOTONIC
+ * is @offset seconds off the host's: 0 with the file's last write time in
+ * *@time and the namespace's clock_gettime() just after in *@clock (ns);
+ * 1 without time namespaces; -1 if it cannot be set up.
+ */
+static int heat_in_timens(int fd, long offset, __u64 *time, __u64 *clock)
+{
+	struct hot_heat_info info;
+	int pipefd[2], status, ret;
+	struct timespec ts;
+	__u64 out[2];
+	pid_t pid;
+
+	if (pipe(pipefd))
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		char offsets[64];
+		int f;
+
+		/* A new time namespace is for the children of the caller. */
+		if (unshare(CLONE_NEWTIME))
+			_exit(errno == EINVAL ? CHILD_SKIP : CHILD_SETUP);
+		f = open("/proc/self/timens_offsets", O_WRONLY);
+		snprintf(offsets, sizeof(offsets), "monotonic %ld 0", offset);
+		if (f < 0 || write(f, offsets, strlen(offsets)) < 0)
+			_exit(CHILD_SETUP);
+		close(f);
+		pid = fork();
+		if (pid < 0)
+			_exit(CHILD_SETUP);
+		if (!pid) {
+			if (heat(fd, &info, 0) ||
+			    clock_gettime(CLOCK_MONOTONIC, &ts))
+				_exit(CHILD_SETUP);
+			out[0] = info.last_write_time;
+			out[1] = ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+			_exit(write(pipefd[1], out, sizeof(out)) == sizeof(out) ?
+			      0 : CHILD_SETUP);
+		}
+		_exit(waitpid(pid, &status, 0) == pid && WIFEXITED(status) ?
+		      WEXITSTATUS(status) : CHILD_SETUP);
+	}
+	close(pipefd[1]);
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		ret = -1;
+	else if (WEXITSTATUS(status))
+		ret = WEXITSTATUS(status) == CHILD_SKIP ? 1 : -1;
+	else
+		ret = read(pipefd[0], out, sizeof(out)) == sizeof(out) ? 0 : -1;
+	close(pipefd[0]);
+	*time = out[0];
+	*clock = out[1];
+	return ret;
+}
+
+/*
  * The times are CLOCK_MONOTONIC of the caller's time namespace: in one whose
- * clock runs TIMENS_OFFSET seconds ahead, they are that much later.
+ * clock runs TIMENS_OFFSET seconds ahead, they are that much later; in one
+ * set back to 0 now, the write came before its clock began, which reads as
+ * early as can be, neither 0 ("never") nor a wrapped negative time.
  */
 #define TIMENS_OFFSET	1000
 
 TEST_F(hot, times_in_time_namespace)
 {
-	struct hot_heat_info info, in_ns;
-	int status, fd;
-	pid_t pid;
+	struct hot_heat_info info;
+	struct timespec now;
+	__u64 t = 0, clock = 0;
+	int ret;
 
 	ASSERT_EQ(0, make_file(self->fd, self->buf, MiB));
 	ASSERT_EQ(0, heat(self->fd, &info, 0));
 	ASSERT_NE(0, info.last_write_time);
 
-	pid = fork();
-	ASSERT_LE(0, pid);
-	if (!pid) {
-		char offsets[64];
-
-		/* A new time namespace is for the children of the caller. */
-		if (unshare(CLONE_NEWTIME))
-			_exit(errno == EINVAL ? CHILD_SKIP : CHILD_SETUP);
-		fd = open("/proc/self/timens_offsets", O_WRONLY);
-		snprintf(offsets, sizeof(offsets), "monotonic %d 0",
-			 TIMENS_OFFSET);
-		if (fd < 0 || write(fd, offsets, strlen(offsets)) < 0)
-			_exit(CHILD_SETUP);
-		close(fd);
-		pid = fork();
-		if (pid < 0)
-			_exit(CHILD_SETUP);
-		if (!pid)
-			_exit(heat(self->fd, &in_ns, 0) ? CHILD_SETUP :
-			      in_ns.last_write_time - info.last_write_time ==
-			      TIMENS_OFFSET * 1000000000ULL ? 0 : 1);
-		if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
-			_exit(CHILD_SETUP);
-		_exit(WEXITSTATUS(status));
-	}
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	ASSERT_TRUE(WIFEXITED(status));
-	if (WEXITSTATUS(status) == CHILD_SKIP)
+	ret = heat_in_timens(self->fd, TIMENS_OFFSET, &t, &clock);
+	if (ret == 1)
 		SKIP(return, "no time namespaces (CONFIG_TIME_NS)");
-	ASSERT_NE(CHILD_SETUP, WEXITSTATUS(status));
-	EXPECT_EQ(0, WEXITSTATUS(status));
+	ASSERT_EQ(0, ret);
+	EXPECT_EQ(info.last_write_time + TIMENS_OFFSET * 1000000000ULL, t);
+
+	ASSERT_EQ(0, clock_gettime(CLOCK_MONOTONIC, &now));
+	ASSERT_EQ(0, heat_in_timens(self->fd, -(long)now.tv_sec, &t, &clock));
+	EXPECT_LT(0, t);
+	EXPECT_GE(clock, t);
 }
 
 /* Bad arguments get a clear errno and change nothing. */
@@ -706,6 +749,7 @@ TEST_F(hot, direct_reads_of_holes_do_not_count)
 	unsigned int i, reads;
 	struct stat st;
 	int dfd, ret;
+	char *big;
 
 	ASSERT_EQ(0, ftruncate(self->fd, 64 * MiB));
 	ret = fallocate(self->fd, 0, 32 * MiB, 8 * MiB);
@@ -730,9 +774,26 @@ TEST_F(hot, direct_reads_of_holes_do_not_count)
 		ASSERT_EQ(PG, pread(dfd, self->buf, PG, i * MiB));
 	ASSERT_EQ(0, heat(dfd, &info, 0));
 	EXPECT_EQ(reads, info.num_reads);
-	close(dfd);
 	if (getenv("HOT_TRACK_DEBUGFS"))
 		EXPECT_EQ(1, debugfs_count_ranges(st.st_ino));
+
+	/*
+	 * Data in ranges 0 and 7, a hole between: one read of all 8 MiB counts
+	 * once for each run of data, and makes no item for the hole.
+	 */
+	big = aligned_alloc(PG, 8 * MiB);
+	ASSERT_NE(NULL, big);
+	/* Faulted in: btrfs reads directly without faults, else in parts. */
+	memset(big, 0, 8 * MiB);
+	ASSERT_EQ(PG, pwrite(self->fd, self->buf, PG, 7 * MiB));
+	ASSERT_EQ(0, fsync(self->fd));
+	ASSERT_EQ(8 * MiB, pread(dfd, big, 8 * MiB, 0));
+	free(big);
+	ASSERT_EQ(0, heat(dfd, &info, 0));
+	EXPECT_EQ(reads + 2, info.num_reads);
+	close(dfd);
+	if (getenv("HOT_TRACK_DEBUGFS"))
+		EXPECT_EQ(2, debugfs_count_ranges(st.st_ino));
 }
 
 /* Why the update worker cannot be tested here, or NULL if it can. */
