@@ -14,13 +14,18 @@
  *   allocations of the original design cannot be used in
  *   folio_start_writeback(), which btrfs calls under a spinlock.
  * - An inode item's xa_lock (of its range xarray) protects its frequency
- *   data, that of its ranges, and its dead flag.
+ *   data, that of its ranges, and its dead flag, which is written with
+ *   &hot_info.map_lock held too.  No one holds it, nor map_lock, for more
+ *   than HOT_LOCK_BATCH ranges of a file (eviction: HOT_EVICT_BATCH items).
  * - &hot_info.map_lock protects the heat maps and the items' links in them.
  *   The update worker, the shrinker, the memory cap, the spot lists and the
  *   freeing of items take it, before an item lock; the I/O path never does.
  * - Items are freed after an RCU grace period, once they left their index
- *   and their heat map.  hot_track_disable() first stops everything that
- *   could still reach them: debugfs, the worker, the shrinker, the hooks.
+ *   and their heat map.  A deleted file's item is killed (dead) by the
+ *   eviction hook and freed by &hot_info.free_work, which owns it once it
+ *   left &hot_info.inodes.  hot_track_disable() first stops everything that
+ *   could still reach them: debugfs, the worker, the shrinker, the hooks,
+ *   then drains free_work.
  */
 
 #include <linux/fs.h>
@@ -59,11 +64,12 @@
 #define HOT_WALK_BATCH	256
 
 /*
- * Range items an update pass or the freeing of an inode item handles under
- * one hold of &hot_info.map_lock and the item lock, whatever the size of the
- * file: the I/O hooks of that file wait for one batch at most.
+ * Range items an update pass, the freeing of an inode item or an I/O hook
+ * handles under one hold of the item lock (and of &hot_info.map_lock, but
+ * for the hook), whatever the size of the file or of the request: the I/O
+ * hooks of a file wait for one batch at most.
  */
-#define HOT_LOCK_BATCH	1024UL
+#define HOT_LOCK_BATCH	256UL
 
 /* Weight of the newest gap in the average gap between accesses: 1/16. */
 #define HOT_AVG_SHIFT	4
@@ -391,7 +397,8 @@ static bool hot_inode_free_ranges(struct hot_info *hi,
 /*
  * Free an inode item that left &hot_info.inodes and may have any number of
  * ranges: dead first, so that no range is added, then the ranges in
- * batches, letting others take the locks in between.
+ * batches, letting others take the locks and run in between.  Process
+ * context, outside RCU read sections.
  */
 static void hot_inode_free(struct hot_info *hi, struct hot_inode_item *he)
 {
@@ -406,7 +413,56 @@ static void hot_inode_free(struct hot_info *hi, struct hot_inode_item *he)
 		if (!more)
 			__hot_inode_free(hi, he);
 		spin_unlock(&hi->map_lock);
+		cond_resched();
 	} while (more);
+}
+
+/*
+ * Free the items of deleted files that hot_inode_kill() left.  They left
+ * &hot_info.inodes, so nothing else frees them: they are valid here
+ * without RCU.
+ */
+static void hot_free_work(struct work_struct *work)
+{
+	struct hot_info *hi = container_of(work, struct hot_info, free_work);
+	struct hot_inode_item *he;
+
+	for (;;) {
+		spin_lock(&hi->map_lock);
+		he = list_first_entry_or_null(&hi->dead_items,
+					      struct hot_inode_item, track_list);
+		if (he)
+			list_del_init(&he->track_list);
+		spin_unlock(&hi->map_lock);
+		if (!he)
+			break;
+		hot_inode_free(hi, he);
+	}
+}
+
+/*
+ * Kill the item of a deleted file, which left &hot_info.inodes: it is
+ * dead at once, so that no range is added and the heat maps' readers skip
+ * its ranges; an item with ranges goes to hot_free_work(), which frees them
+ * in batches and may sleep in between.  Caller holds rcu_read_lock().
+ */
+static void hot_inode_kill(struct hot_info *hi, struct hot_inode_item *he)
+{
+	bool empty;
+
+	spin_lock(&hi->map_lock);
+	xa_lock(&he->ranges);
+	he->dead = true;
+	empty = xa_empty(&he->ranges);
+	xa_unlock(&he->ranges);
+	if (empty) {
+		__hot_inode_free(hi, he);
+	} else {
+		hot_map_del(hi, &he->track_list);
+		list_add_tail(&he->track_list, &hi->dead_items);
+		queue_work(system_dfl_wq, &hi->free_work);
+	}
+	spin_unlock(&hi->map_lock);
 }
 
 /*
@@ -538,6 +594,7 @@ static void hot_track_record(struct inode *inode, loff_t pos, u64 len,
 {
 	bool write = io != HOT_READ;
 	u64 first, last, index;
+	unsigned int batch = 0;
 	struct hot_inode_item *he;
 	struct hot_range_item *hr;
 	struct hot_info *hi;
@@ -566,6 +623,14 @@ static void hot_track_record(struct inode *inode, loff_t pos, u64 len,
 	/* Ranges past the largest range number are not tracked. */
 	last = min_t(u64, last, HOT_RANGE_INDEX_MAX);
 	for (index = first; index <= last; index++) {
+		/* Let others at the item every HOT_LOCK_BATCH ranges. */
+		if (++batch == HOT_LOCK_BATCH) {
+			batch = 0;
+			xa_unlock(&he->ranges);
+			xa_lock(&he->ranges);
+			if (he->dead)
+				break;
+		}
 		if (unlikely(he->muted == index + 1))
 			continue;
 		/* Not made (at the cap, or no memory): the others still count. */
@@ -648,7 +713,7 @@ void __hot_track_evict_inode(struct inode *inode)
 	he = hi ? hot_inode_lookup(hi, inode) : NULL;
 	if (he && !rhashtable_remove_fast(&hi->inodes, &he->node,
 					  hot_inode_params))
-		hot_inode_free(hi, he);
+		hot_inode_kill(hi, he);
 	rcu_read_unlock();
 }
 
@@ -679,6 +744,9 @@ void hot_track_spot(struct hot_info *hi, bool ranges, unsigned int max,
 		if (ranges) {
 			list_for_each_entry(hr, &hi->range_map[b], track_list) {
 				he = hr->hot_inode;
+				/* A deleted file's, until hot_free_work() frees it. */
+				if (he->dead)
+					continue;
 				xa_lock(&he->ranges);
 				freq = hr->freq;
 				xa_unlock(&he->ranges);
@@ -734,7 +802,8 @@ int hot_track_hot_ranges(struct super_block *sb, u32 min_temp,
 	spin_lock(&hi->map_lock);
 	for (b = HOT_MAP_BUCKETS; b-- > last && n < max; ) {
 		list_for_each_entry(hr, &hi->range_map[b], track_list) {
-			if (hr->temp < min_temp)
+			/* dead is written under map_lock: a deleted file's. */
+			if (hr->temp < min_temp || hr->hot_inode->dead)
 				continue;
 			if (skip) {
 				skip--;
@@ -1306,6 +1375,8 @@ int hot_track_enable(struct super_block *sb)
 		INIT_LIST_HEAD(&hi->range_map[i]);
 	}
 	INIT_DELAYED_WORK(&hi->update_work, hot_update_work);
+	INIT_LIST_HEAD(&hi->dead_items);
+	INIT_WORK(&hi->free_work, hot_free_work);
 	ret = percpu_counter_init(&hi->nr_over_cap, 0, GFP_KERNEL);
 	if (ret)
 		goto out_free;
@@ -1373,6 +1444,9 @@ void hot_track_disable(struct super_block *sb)
 	cancel_delayed_work_sync(&hi->update_work);
 	shrinker_free(hi->shrinker);
 	synchronize_rcu();
+	/* No hook queues it any more: the items of deleted files, then all. */
+	flush_work(&hi->free_work);
+	hot_free_work(&hi->free_work);
 	rhashtable_free_and_destroy(&hi->inodes, hot_inode_free_all, hi);
 	WARN_ON_ONCE(atomic_long_read(&hi->mem) ||
 		     atomic_long_read(&hi->nr_inodes) ||

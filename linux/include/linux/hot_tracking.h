@@ -201,6 +201,9 @@ struct hot_type {
  *	cap (sysctl hot-mem-max-bytes); per CPU, as every CPU doing I/O may
  *	add to it at the cap.
  * @nr_passes: update passes done; written by the update worker only.
+ * @dead_items: inode items of deleted files whose ranges @free_work frees,
+ *	linked by their &hot_inode_item.track_list; under @map_lock.
+ * @free_work: frees the items on @dead_items, a batch of ranges at a time.
  * @list: link in the list of superblocks that track hot data, which the
  *	sysctls go through; under a mutex of their own.
  * @debugfs_dir: the superblock's directory in debugfs, or NULL.
@@ -225,6 +228,8 @@ struct hot_info {
 	atomic_long_t nr_ranges;
 	struct percpu_counter nr_over_cap;
 	unsigned long nr_passes;
+	struct list_head dead_items;
+	struct work_struct free_work;
 	struct list_head list;
 	struct dentry *debugfs_dir;
 	spinlock_t map_lock;	/* the heat maps; see above */
