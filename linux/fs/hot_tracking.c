@@ -15,8 +15,11 @@
  *   folio_start_writeback(), which btrfs calls under a spinlock.
  * - An inode item's xa_lock (of its range xarray) protects its frequency
  *   data, that of its ranges, and its dead flag, which is written with
- *   &hot_info.map_lock held too.  No one holds it, nor map_lock, for more
- *   than HOT_LOCK_BATCH ranges of a file (eviction: HOT_EVICT_BATCH items).
+ *   &hot_info.map_lock held too.  No one holds it for more than
+ *   HOT_LOCK_BATCH ranges of a file, nor map_lock for more than a batch
+ *   (eviction: HOT_EVICT_BATCH items), but for the spot lists and
+ *   hot_track_hot_ranges(), which may pass over the ranges of a deleted
+ *   file until free_work has freed them, and over @skip ranges.
  * - &hot_info.map_lock protects the heat maps and the items' links in them.
  *   The update worker, the shrinker, the memory cap, the spot lists and the
  *   freeing of items take it, before an item lock; the I/O path never does.
@@ -624,8 +627,8 @@ static void hot_track_record(struct inode *inode, loff_t pos, u64 len,
 	last = min_t(u64, last, HOT_RANGE_INDEX_MAX);
 	for (index = first; index <= last; index++) {
 		/* Let others at the item every HOT_LOCK_BATCH ranges. */
-		if (++batch == HOT_LOCK_BATCH) {
-			batch = 0;
+		if (batch++ == HOT_LOCK_BATCH) {
+			batch = 1;
 			xa_unlock(&he->ranges);
 			xa_lock(&he->ranges);
 			if (he->dead)
@@ -1425,8 +1428,9 @@ static void hot_inode_free_all(void *ptr, void *arg)
  *
  * Does nothing if tracking is off.  Removes the debugfs files, cancels the
  * update worker and waits for it, frees the shrinker, waits for the I/O
- * hooks that still use the state to finish, then frees every item.  Unmount calls it after the
- * filesystem's ->put_super().
+ * hooks that still use the state to finish, lets &hot_info.free_work free
+ * the items of deleted files, then frees every other item.  Unmount calls
+ * it after the filesystem's ->put_super().
  *
  * Context: process context, may sleep; the caller holds @sb->s_umount for
  * writing, or owns @sb (unmount).

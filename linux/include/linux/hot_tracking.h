@@ -142,7 +142,9 @@ struct hot_inode_key {
  * @track_list: link in a &hot_info.inode_map bucket, under
  *	&hot_info.map_lock; empty until the first update pass.
  * @rcu: frees the item after an RCU grace period; shares space with
- *	@track_list, as in &struct hot_range_item.
+ *	@track_list, as in &struct hot_range_item.  A deleted file's item,
+ *	dead, is linked by @track_list in &hot_info.dead_items instead, until
+ *	&hot_info.free_work frees it.
  */
 struct hot_inode_item {
 	struct hot_freq freq;
