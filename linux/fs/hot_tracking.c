@@ -955,7 +955,6 @@ out:
 	return ret;
 }
 
-
 /* Whether an item saw no access for @kick ns, or as the filesystem says. */
 static bool hot_item_obsolete(struct hot_info *hi, const struct hot_freq *freq,
 			      u64 now, u64 kick)

@@ -344,6 +344,32 @@ static struct hot_bench_fs *hot_bench_fill(struct kunit *test,
 	return fs;
 }
 
+/* An update pass over the @nr files of @fs, each hold of the locks timed. */
+static void hot_bench_pass(struct hot_bench_fs *fs, unsigned int nr, u64 now,
+			   u64 kick, struct hot_bench_hold *hold)
+{
+	struct hot_inode_item *he;
+	unsigned long next;
+	unsigned int f;
+	bool done;
+	u64 t;
+
+	for (f = 0; f < nr; f++) {
+		rcu_read_lock();
+		he = hot_inode_lookup(fs->hi, &fs->inodes[f]);
+		next = 0;
+		do {
+			t = ktime_get_ns();
+			spin_lock(&fs->hi->map_lock);
+			done = hot_update_inode(fs->hi, he, now, kick, &next);
+			spin_unlock(&fs->hi->map_lock);
+			hot_bench_hold_add(hold, ktime_get_ns() - t);
+		} while (!done);
+		rcu_read_unlock();
+		cond_resched();
+	}
+}
+
 /*
  * How long the update pass, the freeing of items and eviction hold the
  * locks the I/O hooks of a file wait for: each hold is timed as the pass,
@@ -356,10 +382,9 @@ static void hot_bench_lock_hold(struct kunit *test)
 	struct hot_bench_hold pass, aging, unlink, evict;
 	struct hot_inode_item *he;
 	struct hot_bench_fs *fs;
-	unsigned long next;
 	unsigned int k, f;
-	bool done, more;
-	u64 t, now;
+	bool more;
+	u64 t;
 
 	hot_bench_skip_unless_enabled(test);
 	for (k = 0; k < ARRAY_SIZE(files); k++) {
@@ -369,22 +394,7 @@ static void hot_bench_lock_hold(struct kunit *test)
 		memset(&evict, 0, sizeof(evict));
 
 		fs = hot_bench_fill(test, files[k]);
-		now = ktime_get_ns();
-		for (f = 0; f < files[k]; f++) {
-			rcu_read_lock();
-			he = hot_inode_lookup(fs->hi, &fs->inodes[f]);
-			next = 0;
-			do {
-				t = ktime_get_ns();
-				spin_lock(&fs->hi->map_lock);
-				done = hot_update_inode(fs->hi, he, now, kick,
-							&next);
-				spin_unlock(&fs->hi->map_lock);
-				hot_bench_hold_add(&pass, ktime_get_ns() - t);
-			} while (!done);
-			rcu_read_unlock();
-			cond_resched();
-		}
+		hot_bench_pass(fs, files[k], ktime_get_ns(), kick, &pass);
 		/* Eviction of the coldest half, batch by batch. */
 		while (atomic_long_read(&fs->hi->nr_ranges) > SZ_512K) {
 			t = ktime_get_ns();
@@ -422,22 +432,7 @@ static void hot_bench_lock_hold(struct kunit *test)
 		/* Again, and an aging pass that drops every range (kick 0). */
 		fs = hot_bench_fill(test, files[k]);
 		hot_update_all(fs->hi, ktime_get_ns(), kick);
-		now = ktime_get_ns() + 1;
-		for (f = 0; f < files[k]; f++) {
-			rcu_read_lock();
-			he = hot_inode_lookup(fs->hi, &fs->inodes[f]);
-			next = 0;
-			do {
-				t = ktime_get_ns();
-				spin_lock(&fs->hi->map_lock);
-				done = hot_update_inode(fs->hi, he, now, 0,
-							&next);
-				spin_unlock(&fs->hi->map_lock);
-				hot_bench_hold_add(&aging, ktime_get_ns() - t);
-			} while (!done);
-			rcu_read_unlock();
-			cond_resched();
-		}
+		hot_bench_pass(fs, files[k], ktime_get_ns() + 1, 0, &aging);
 		KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_ranges), 0);
 		kunit_info(test, "1M ranges in %u files: longest lock hold: pass %llu us (pass in all %llu us), aging pass %llu us (in all %llu us), eviction %llu us, unlink %llu us (in all %llu us)\n",
 			   files[k], div_u64(pass.max, 1000),
