@@ -32,6 +32,8 @@
  */
 
 #include <linux/fs.h>
+#include <linux/fs_context.h>
+#include <linux/fs_parser.h>
 #include <linux/hot_tracking.h>
 #include <linux/init.h>
 #include <linux/ktime.h>
@@ -42,6 +44,7 @@
 #include <linux/mutex.h>
 #include <linux/pagemap.h>
 #include <linux/rhashtable.h>
+#include <linux/seq_file.h>
 #include <linux/shrinker.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
@@ -485,9 +488,15 @@ static bool hot_inode_key(struct hot_info *hi, const struct inode *inode,
  * Whether the items of @hi use the bytes the cap allows: then the I/O hooks
  * make no new item (and count that) until an update pass frees some.
  */
+/* The cap of @hi's items, in bytes. */
+static unsigned long hot_mem_cap(struct hot_info *hi)
+{
+	return READ_ONCE(hi->mem_max) ?: READ_ONCE(sysctl_hot_mem_max);
+}
+
 static bool hot_mem_full(struct hot_info *hi)
 {
-	if (atomic_long_read(&hi->mem) < READ_ONCE(sysctl_hot_mem_max))
+	if (atomic_long_read(&hi->mem) < hot_mem_cap(hi))
 		return false;
 	percpu_counter_inc(&hi->nr_over_cap);
 	return true;
@@ -785,6 +794,11 @@ void hot_track_spot(struct hot_info *hi, bool ranges, unsigned int max,
  * two calls reorders the list, so a caller paging through it may see a
  * range twice or miss one.  The result is a copy: the caller may sleep on it.
  *
+ * The work under the lock is bounded: a call passes over @skip ranges and
+ * at most %HOT_LOCK_BATCH others that do not match (colder ranges in the
+ * bucket of @min_temp, ranges of deleted files), then stops, so it may
+ * return fewer than @max entries while more would match.
+ *
  * Context: any context that may take a spinlock; takes &hot_info.map_lock
  * and, inside it, each listed range's item lock.
  * Return: the number of entries stored in @refs; 0 if @sb does not track
@@ -795,6 +809,7 @@ int hot_track_hot_ranges(struct super_block *sb, u32 min_temp,
 			 unsigned int max)
 {
 	unsigned int n = 0, b, last = hot_temp_bucket(min_temp);
+	unsigned int misses = HOT_LOCK_BATCH;
 	struct hot_range_item *hr;
 	struct hot_info *hi;
 
@@ -806,8 +821,11 @@ int hot_track_hot_ranges(struct super_block *sb, u32 min_temp,
 	for (b = HOT_MAP_BUCKETS; b-- > last && n < max; ) {
 		list_for_each_entry(hr, &hi->range_map[b], track_list) {
 			/* dead is written under map_lock: a deleted file's. */
-			if (hr->temp < min_temp || hr->hot_inode->dead)
+			if (hr->temp < min_temp || hr->hot_inode->dead) {
+				if (!--misses)
+					goto unlock;
 				continue;
+			}
 			if (skip) {
 				skip--;
 				continue;
@@ -823,6 +841,7 @@ int hot_track_hot_ranges(struct super_block *sb, u32 min_temp,
 				break;
 		}
 	}
+unlock:
 	spin_unlock(&hi->map_lock);
 out:
 	rcu_read_unlock();
@@ -904,21 +923,12 @@ void hot_track_mute_range(struct inode *inode, u64 index, bool mute)
 }
 EXPORT_SYMBOL_GPL(hot_track_mute_range);
 
-static u32 hot_item_temp(struct hot_info *hi, const struct hot_freq *freq,
-			 u64 now)
-{
-	if (hi->type && hi->type->temp)
-		return hi->type->temp(freq, now);
-	return hot_temp(freq, now);
-}
-
 /**
  * hot_track_get_freq() - copy the frequency data of a file
  * @inode: the file.
  * @freq: where to copy it.
- * @live: compute the temperature as of now, as the update worker does (the
- *	filesystem's own function, if any), instead of taking the one of the
- *	last update pass.
+ * @live: compute the temperature as of now, as the update worker does,
+ *	instead of taking the one of the last update pass.
  * @temp: where to put the temperature.
  *
  * Context: any context that may take a spinlock.
@@ -948,21 +958,18 @@ int hot_track_get_freq(struct inode *inode, struct hot_freq *freq, bool live,
 	}
 	xa_unlock(&he->ranges);
 	if (!ret)
-		*temp = live ? hot_item_temp(hi, freq, ktime_get_ns()) :
+		*temp = live ? hot_temp(freq, ktime_get_ns()) :
 			       READ_ONCE(he->temp);
 out:
 	rcu_read_unlock();
 	return ret;
 }
 
-/* Whether an item saw no access for @kick ns, or as the filesystem says. */
-static bool hot_item_obsolete(struct hot_info *hi, const struct hot_freq *freq,
-			      u64 now, u64 kick)
+/* Whether an item saw no access for @kick ns. */
+static bool hot_item_obsolete(const struct hot_freq *freq, u64 now, u64 kick)
 {
 	u64 last = max(freq->last_read_time, freq->last_write_time);
 
-	if (hi->type && hi->type->is_obsolete)
-		return hi->type->is_obsolete(freq, now, kick);
 	return now > last && now - last > kick;
 }
 
@@ -997,21 +1004,21 @@ static bool hot_update_inode(struct hot_info *hi, struct hot_inode_item *he,
 			hot_mem_add(hi, hot_range_cachep, -nr);
 			return false;
 		}
-		if (hot_item_obsolete(hi, &hr->freq, now, kick)) {
+		if (hot_item_obsolete(&hr->freq, now, kick)) {
 			hot_range_erase(hi, he, hr);
 			nr++;
 			continue;
 		}
-		temp = hot_item_temp(hi, &hr->freq, now);
+		temp = hot_temp(&hr->freq, now);
 		hr->temp = temp;
 		hot_map_add(hi, &hr->track_list,
 			    &hi->range_map[hot_temp_bucket(temp)]);
 	}
-	temp = hot_item_temp(hi, &he->freq, now);
+	temp = hot_temp(&he->freq, now);
 	WRITE_ONCE(he->temp, temp);
 	hot_map_add(hi, &he->track_list, &hi->inode_map[hot_temp_bucket(temp)]);
 	drop = xa_empty(&he->ranges) &&
-	       hot_item_obsolete(hi, &he->freq, now, kick);
+	       hot_item_obsolete(&he->freq, now, kick);
 	xa_unlock(&he->ranges);
 	hot_mem_add(hi, hot_range_cachep, -nr);
 
@@ -1238,11 +1245,29 @@ static unsigned long hot_mem_excess(long mem, unsigned long thresh)
 			    sizeof(struct xa_node));
 }
 
+/*
+ * Queue the next update pass @delay jiffies from now and note when it is
+ * due.  With @sooner a pass that is queued already is moved there; without,
+ * it is left as it is.
+ */
+static void hot_queue_pass(struct hot_info *hi, unsigned long delay,
+			   bool sooner)
+{
+	unsigned long due = jiffies + delay;
+
+	if (sooner) {
+		WRITE_ONCE(hi->next_pass, due);
+		mod_delayed_work(system_dfl_wq, &hi->update_work, delay);
+	} else if (queue_delayed_work(system_dfl_wq, &hi->update_work, delay)) {
+		WRITE_ONCE(hi->next_pass, due);
+	}
+}
+
 static void hot_update_work(struct work_struct *work)
 {
 	struct hot_info *hi = container_of(to_delayed_work(work),
 					   struct hot_info, update_work);
-	unsigned long cap = READ_ONCE(sysctl_hot_mem_max);
+	unsigned long cap = hot_mem_cap(hi);
 	u64 kick = (u64)READ_ONCE(sysctl_hot_kick_time) * NSEC_PER_SEC;
 	unsigned long excess, idle = 0;
 	bool more;
@@ -1265,8 +1290,7 @@ static void hot_update_work(struct work_struct *work)
 		cond_resched();
 	}
 	WRITE_ONCE(hi->nr_passes, hi->nr_passes + 1);
-	queue_delayed_work(system_dfl_wq, &hi->update_work,
-			   READ_ONCE(sysctl_hot_update_delay) * HZ);
+	hot_queue_pass(hi, READ_ONCE(sysctl_hot_update_delay) * HZ, false);
 }
 
 static unsigned long hot_shrink_count(struct shrinker *shrink,
@@ -1312,7 +1336,7 @@ static void hot_walk_one(struct hot_info *hi, struct hot_inode_item *he,
 		freq = he->freq;
 		xa_unlock(&he->ranges);
 		ctl->fn(ctl->arg, &he->key, 0, &freq,
-			hot_item_temp(hi, &freq, ctl->now));
+			hot_temp(&freq, ctl->now));
 		return;
 	}
 	xa_for_each(&he->ranges, index, hr) {
@@ -1320,7 +1344,7 @@ static void hot_walk_one(struct hot_info *hi, struct hot_inode_item *he,
 		freq = hr->freq;
 		xa_unlock(&he->ranges);
 		ctl->fn(ctl->arg, &he->key, index, &freq,
-			hot_item_temp(hi, &freq, ctl->now));
+			hot_temp(&freq, ctl->now));
 	}
 }
 
@@ -1351,6 +1375,7 @@ void hot_track_walk(struct hot_info *hi, bool ranges, hot_walk_fn fn,
 /**
  * hot_track_enable() - turn hot data tracking on for a superblock
  * @sb: the superblock.
+ * @type: what the filesystem tells hot data tracking, or NULL.
  *
  * Does nothing if tracking is on already.  Starts the superblock's update
  * worker and registers its shrinker.
@@ -1359,7 +1384,7 @@ void hot_track_walk(struct hot_info *hi, bool ranges, hot_walk_fn fn,
  * (mount and remount do).
  * Return: 0 on success, -ENOMEM if the state cannot be allocated.
  */
-int hot_track_enable(struct super_block *sb)
+int hot_track_enable(struct super_block *sb, const struct hot_type *type)
 {
 	struct hot_info *hi;
 	int i, ret;
@@ -1370,7 +1395,7 @@ int hot_track_enable(struct super_block *sb)
 	if (!hi)
 		return -ENOMEM;
 	hi->sb = sb;
-	hi->type = sb->s_type->hot_type;
+	hi->type = type;
 	spin_lock_init(&hi->map_lock);
 	for (i = 0; i < HOT_MAP_BUCKETS; i++) {
 		INIT_LIST_HEAD(&hi->inode_map[i]);
@@ -1400,8 +1425,7 @@ int hot_track_enable(struct super_block *sb)
 	rcu_assign_pointer(sb->s_hot_info, hi);
 	hot_track_debugfs_add(hi);
 	mutex_lock(&hot_infos_lock);
-	queue_delayed_work(system_dfl_wq, &hi->update_work,
-			   READ_ONCE(sysctl_hot_update_delay) * HZ);
+	hot_queue_pass(hi, READ_ONCE(sysctl_hot_update_delay) * HZ, false);
 	list_add(&hi->list, &hot_infos);
 	mutex_unlock(&hot_infos_lock);
 	pr_info("VFS: Turning on hot data tracking on %s\n", sb->s_id);
@@ -1447,9 +1471,11 @@ void hot_track_disable(struct super_block *sb)
 	cancel_delayed_work_sync(&hi->update_work);
 	shrinker_free(hi->shrinker);
 	synchronize_rcu();
-	/* No hook queues it any more: the items of deleted files, then all. */
+	/*
+	 * The hooks that could queue it are done: its last run frees the
+	 * items of deleted files.  Then all the others.
+	 */
 	flush_work(&hi->free_work);
-	hot_free_work(&hi->free_work);
 	rhashtable_free_and_destroy(&hi->inodes, hot_inode_free_all, hi);
 	WARN_ON_ONCE(atomic_long_read(&hi->mem) ||
 		     atomic_long_read(&hi->nr_inodes) ||
@@ -1465,31 +1491,108 @@ void hot_track_disable(struct super_block *sb)
  * @fc: the mount or reconfiguration context, for error messages.
  * @sb: the superblock being mounted or reconfigured.
  * @on: 1 for hot_track, 0 for nohot_track, -1 if neither was given.
+ * @mem_max: the cap of the superblock's items in bytes from hot_track_mem=
+ *	(see hot_track_parse_mem()), 0 to follow the sysctl
+ *	hot-mem-max-bytes, or -1 if the option was not given.
+ * @type: what the filesystem tells hot data tracking, or NULL; see
+ *	&struct hot_type.
  *
- * For filesystems that offer the option: they parse it with
- * fsparam_flag_no("hot_track", ...) and call this from ->fill_super()
- * (early: state set up before a failure is freed at unmount) and from
- * ->reconfigure().  Without the option the state is left as it is.
+ * For filesystems that offer the options: they parse them with
+ * fsparam_flag_no("hot_track", ...) and fsparam_string("hot_track_mem",
+ * ...) and call this from ->fill_super() (early: state set up before a
+ * failure is freed at unmount) and from ->reconfigure().  Without the
+ * options the state is left as it is.  The cap lasts while tracking is on:
+ * nohot_track forgets it.  A cap below the memory in use makes the update
+ * worker run at once.
  *
  * Context: process context; the caller holds @sb->s_umount for writing.
- * Return: 0 on success, -ENOMEM if tracking cannot be turned on.
+ * Return: 0 on success, -EINVAL if @mem_max is given for a superblock that
+ * does not track hot data after this call (nothing is changed then),
+ * -ENOMEM if tracking cannot be turned on.
  */
-int hot_track_mount_opt(struct fs_context *fc, struct super_block *sb, int on)
+int hot_track_mount_opt(struct fs_context *fc, struct super_block *sb, int on,
+			long mem_max, const struct hot_type *type)
 {
+	struct hot_info *hi;
 	int ret;
 
-	if (on < 0)
-		return 0;
+	if (mem_max >= 0 && (!on || (on < 0 && !hot_track_enabled(sb))))
+		return invalfc(fc, "hot_track_mem: needs hot_track");
 	if (!on) {
 		hot_track_disable(sb);
 		return 0;
 	}
-	ret = hot_track_enable(sb);
-	if (ret)
-		errorfc(fc, "hot_track: cannot turn on: %d", ret);
-	return ret;
+	if (on > 0) {
+		ret = hot_track_enable(sb, type);
+		if (ret) {
+			errorfc(fc, "hot_track: cannot turn on: %d", ret);
+			return ret;
+		}
+	}
+	if (mem_max < 0)
+		return 0;
+	hi = rcu_dereference_protected(sb->s_hot_info, true);	/* s_umount */
+	WRITE_ONCE(hi->mem_max, mem_max);
+	if (atomic_long_read(&hi->mem) > hot_mem_cap(hi))
+		hot_queue_pass(hi, 0, true);
+	return 0;
 }
 EXPORT_SYMBOL_GPL(hot_track_mount_opt);
+
+/**
+ * hot_track_parse_mem() - parse the value of the hot_track_mem= mount option
+ * @fc: the mount or reconfiguration context, for error messages.
+ * @param: the option, parsed with fsparam_string("hot_track_mem", ...).
+ * @mem_max: where to put the cap, in bytes, for hot_track_mount_opt().
+ *
+ * The value is a size in bytes with an optional K, M, G, ... suffix, as
+ * memparse() reads it: 0, to follow the sysctl hot-mem-max-bytes again,
+ * or from 4096 to LONG_MAX, as that sysctl.
+ *
+ * Context: process context.
+ * Return: 0 on success, -EINVAL for any other value; *@mem_max is then
+ * left as it is.
+ */
+int hot_track_parse_mem(struct fs_context *fc, struct fs_parameter *param,
+			long *mem_max)
+{
+	unsigned long long val;
+	char *end;
+
+	val = memparse(param->string, &end);
+	if (end == param->string || *end || (val && val < HOT_MEM_MAX_MIN) ||
+	    val > LONG_MAX)
+		return invalfc(fc, "hot_track_mem: %s is not 0 nor %d to %ld bytes",
+			       param->string, HOT_MEM_MAX_MIN, LONG_MAX);
+	*mem_max = val;
+	return 0;
+}
+EXPORT_SYMBOL_GPL(hot_track_parse_mem);
+
+/**
+ * hot_track_show_mem() - show the hot_track_mem= mount option
+ * @m: the seq_file of /proc/mounts and the like.
+ * @sb: the superblock.
+ *
+ * For a filesystem's ->show_options(): shows ",hot_track_mem=<bytes>" if
+ * the option set a cap that is in force, nothing otherwise.
+ *
+ * Context: process context.
+ */
+void hot_track_show_mem(struct seq_file *m, struct super_block *sb)
+{
+	struct hot_info *hi;
+	unsigned long mem_max = 0;
+
+	rcu_read_lock();
+	hi = rcu_dereference(sb->s_hot_info);
+	if (hi)
+		mem_max = READ_ONCE(hi->mem_max);
+	rcu_read_unlock();
+	if (mem_max)
+		seq_printf(m, ",hot_track_mem=%lu", mem_max);
+}
+EXPORT_SYMBOL_GPL(hot_track_show_mem);
 
 /**
  * hot_track_update_delay_changed() - apply a new hot-update-delay at once
@@ -1507,12 +1610,13 @@ void hot_track_update_delay_changed(void)
 
 	mutex_lock(&hot_infos_lock);
 	list_for_each_entry(hi, &hot_infos, list) {
-		/* Unlocked: a stale expiry only moves a pass that is due. */
+		/*
+		 * Unlocked against the worker: a pass that runs meanwhile
+		 * queues the next one with the new delay itself.
+		 */
 		if (delayed_work_pending(&hi->update_work) &&
-		    time_after(READ_ONCE(hi->update_work.timer.expires),
-			       jiffies + delay))
-			mod_delayed_work(system_dfl_wq, &hi->update_work,
-					 delay);
+		    time_after(READ_ONCE(hi->next_pass), jiffies + delay))
+			hot_queue_pass(hi, delay, true);
 	}
 	mutex_unlock(&hot_infos_lock);
 }

@@ -15,6 +15,9 @@ extern unsigned int sysctl_hot_kick_time;
 extern unsigned int sysctl_hot_update_delay;
 extern unsigned long sysctl_hot_mem_max;
 
+/* The smallest cap of a superblock's items, bytes: sysctl and mount option. */
+#define HOT_MEM_MAX_MIN			4096
+
 void hot_track_update_delay_changed(void);
 
 /*

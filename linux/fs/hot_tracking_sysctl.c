@@ -21,7 +21,7 @@ static unsigned int hot_kick_time_min = 1;
 static unsigned int hot_kick_time_max = 7 * 24 * 3600;
 static unsigned int hot_update_delay_min = 1;
 static unsigned int hot_update_delay_max = 3600;
-static unsigned long hot_mem_max_min = 4096;
+static unsigned long hot_mem_max_min = HOT_MEM_MAX_MIN;
 static unsigned long hot_mem_max_max = LONG_MAX;
 
 /* A new delay applies at once, not after the pass already waiting. */

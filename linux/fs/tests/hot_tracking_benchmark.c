@@ -75,7 +75,7 @@ static struct hot_bench_fs *hot_bench_fs_create(struct kunit *test,
 	/* The benchmarks measure up to 1M items: no cap. */
 	fs->saved_cap = sysctl_hot_mem_max;
 	sysctl_hot_mem_max = LONG_MAX;
-	KUNIT_ASSERT_EQ(test, hot_track_enable(fs->sb), 0);
+	KUNIT_ASSERT_EQ(test, hot_track_enable(fs->sb, NULL), 0);
 	fs->hi = rcu_dereference_protected(fs->sb->s_hot_info, true);
 	/* Passes run only when a benchmark asks for them. */
 	cancel_delayed_work_sync(&fs->hi->update_work);

@@ -203,7 +203,6 @@ static const struct hot_type hot_kunit_type = {
 
 static struct file_system_type hot_kunit_fs_type = {
 	.name = "hot_kunit",
-	.hot_type = &hot_kunit_type,
 };
 
 struct hot_kunit_fs {
@@ -232,7 +231,7 @@ static int hot_kunit_init(struct kunit *test)
 		fs->inode[i]->i_ino = 100 + i;
 		fs->inode[i]->__i_nlink = 1;
 	}
-	KUNIT_ASSERT_EQ(test, hot_track_enable(fs->sb), 0);
+	KUNIT_ASSERT_EQ(test, hot_track_enable(fs->sb, &hot_kunit_type), 0);
 	fs->hi = rcu_dereference_protected(fs->sb->s_hot_info, true);
 	test->priv = fs;
 	return 0;
@@ -419,10 +418,10 @@ static void hot_track_lifetime_test(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, hot_track_enabled(fs->sb));
 	/* Nothing is recorded while it is off; on again starts empty. */
 	hot_track_io(fs->inode[0], 0, 4096, READ);
-	KUNIT_ASSERT_EQ(test, hot_track_enable(fs->sb), 0);
+	KUNIT_ASSERT_EQ(test, hot_track_enable(fs->sb, &hot_kunit_type), 0);
 	fs->hi = rcu_dereference_protected(fs->sb->s_hot_info, true);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_inodes), 0);
-	KUNIT_EXPECT_EQ(test, hot_track_enable(fs->sb), 0);
+	KUNIT_EXPECT_EQ(test, hot_track_enable(fs->sb, &hot_kunit_type), 0);
 }
 
 static void hot_temp_bucket_test(struct kunit *test)
@@ -738,60 +737,6 @@ static void hot_shrink_test(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, xa_load(&he->ranges, 99));
 }
 
-/* A filesystem's own temperature and aging: writes only, never obsolete. */
-static u32 hot_kunit_temp(const struct hot_freq *freq, u64 now)
-{
-	return freq->nr_writes << HOT_MAP_SHIFT;
-}
-
-static bool hot_kunit_is_obsolete(const struct hot_freq *freq, u64 now,
-				  u64 kick)
-{
-	return false;
-}
-
-static const struct hot_type hot_kunit_own_type = {
-	.inode_root = hot_kunit_inode_root,
-	.temp = hot_kunit_temp,
-	.is_obsolete = hot_kunit_is_obsolete,
-};
-
-static void hot_type_override_test(struct kunit *test)
-{
-	struct hot_kunit_fs *fs = test->priv;
-	struct hot_inode_item *he;
-	struct hot_range_item *hr;
-	struct hot_freq freq;
-	u32 temp = 0;
-
-	fs->hi->type = &hot_kunit_own_type;
-	hot_track_io(fs->inode[0], 0, SZ_1M, WRITE);
-	hot_track_io(fs->inode[0], 0, SZ_1M, WRITE);
-	hot_track_io(fs->inode[0], SZ_1M, SZ_1M, READ);
-	he = hot_kunit_item(fs, 0);
-	KUNIT_ASSERT_NOT_NULL(test, he);
-
-	/* An hour later and a kick time of a second: nothing is dropped. */
-	hot_update_all(fs->hi, ktime_get_ns() + 3600ULL * NSEC_PER_SEC,
-		       NSEC_PER_SEC);
-	KUNIT_EXPECT_PTR_EQ(test, hot_kunit_item(fs, 0), he);
-	hr = xa_load(&he->ranges, 0);
-	KUNIT_ASSERT_NOT_NULL(test, hr);
-	KUNIT_EXPECT_EQ(test, hr->temp, 2U << HOT_MAP_SHIFT);
-	KUNIT_EXPECT_TRUE(test, hot_kunit_in_map(fs->hi, hr));
-	hr = xa_load(&he->ranges, 1);
-	KUNIT_ASSERT_NOT_NULL(test, hr);
-	KUNIT_EXPECT_EQ(test, hr->temp, 0);
-	KUNIT_EXPECT_EQ(test, he->temp, 2U << HOT_MAP_SHIFT);
-
-	/* The ioctl's live temperature uses the same function. */
-	KUNIT_EXPECT_EQ(test, hot_track_get_freq(fs->inode[0], &freq, true, &temp),
-			0);
-	KUNIT_EXPECT_EQ(test, temp, 2U << HOT_MAP_SHIFT);
-	KUNIT_EXPECT_EQ(test, freq.nr_writes, 2);
-	fs->hi->type = &hot_kunit_type;
-}
-
 struct hot_kunit_spot {
 	u32 temp[8];
 	int n;
@@ -1032,7 +977,6 @@ static struct kunit_case hot_track_test_cases[] = {
 	KUNIT_CASE(hot_mem_cap_test),
 	KUNIT_CASE(hot_lock_batch_test),
 	KUNIT_CASE(hot_shrink_test),
-	KUNIT_CASE(hot_type_override_test),
 	KUNIT_CASE(hot_spot_order_test),
 	KUNIT_CASE(hot_hot_ranges_test),
 	KUNIT_CASE(hot_mute_test),

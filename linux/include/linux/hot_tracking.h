@@ -22,6 +22,8 @@
 #include <linux/xarray.h>
 #include <uapi/linux/hot_tracking.h>
 
+struct seq_file;
+
 /* Ranges are 1 MiB, aligned to a multiple of their size in the file. */
 #define HOT_RANGE_SHIFT		20
 #define HOT_RANGE_SIZE		BIT_ULL(HOT_RANGE_SHIFT)
@@ -173,20 +175,12 @@ struct hot_inode_item {
  *	superblock.  Must give the same answer for an inode's whole life.
  *	Called wherever an inode's item is looked up: in the I/O path, with
  *	interrupts possibly disabled, and at eviction; must not sleep.
- * @temp: the temperature of an item at a time (ns), instead of hot_temp().
- *	Its top byte picks the heat-map bucket.  Called by the update worker
- *	under spinlocks: must not sleep.
- * @is_obsolete: whether an item is to be dropped at a time (ns), given the
- *	kick time (ns), instead of "no access for the kick time".  Same
- *	context as @temp.
  *
- * A filesystem points &file_system_type.hot_type at one; every operation
- * is optional.
+ * A filesystem passes one to hot_track_mount_opt(), or NULL; it must
+ * outlive the superblock's tracking.  Every operation is optional.
  */
 struct hot_type {
 	bool (*inode_root)(const struct inode *inode, u64 *root);
-	u32 (*temp)(const struct hot_freq *freq, u64 now);
-	bool (*is_obsolete)(const struct hot_freq *freq, u64 now, u64 kick);
 };
 
 /**
@@ -199,9 +193,11 @@ struct hot_type {
  *	inode item (the most a table that grows and shrinks by itself has).
  * @nr_inodes: number of inode items.
  * @nr_ranges: number of range items.
+ * @mem_max: the cap of @mem in bytes that the hot_track_mem= mount option
+ *	set, or 0 to follow the sysctl hot-mem-max-bytes.
  * @nr_over_cap: items the I/O hooks did not make because @mem was at the
- *	cap (sysctl hot-mem-max-bytes); per CPU, as every CPU doing I/O may
- *	add to it at the cap.
+ *	cap (@mem_max, or the sysctl hot-mem-max-bytes); per CPU, as every CPU
+ *	doing I/O may add to it at the cap.
  * @nr_passes: update passes done; written by the update worker only.
  * @dead_items: inode items of deleted files whose ranges @free_work frees,
  *	linked by their &hot_inode_item.track_list; under @map_lock.
@@ -215,6 +211,8 @@ struct hot_type {
  * @range_map: range items by temperature bucket, as of the last update pass.
  * @update_work: the update worker: temperatures, heat maps, aging, the
  *	memory cap; runs every hot-update-delay seconds.
+ * @next_pass: when @update_work is due to run next, in jiffies; written
+ *	where it is queued.
  * @shrinker: frees the coldest items under memory pressure.
  * @nr_mapped: items in the heat maps, which the shrinker and the memory
  *	cap can free; under @map_lock, read without it by the shrinker.
@@ -228,6 +226,7 @@ struct hot_info {
 	atomic_long_t mem;
 	atomic_long_t nr_inodes;
 	atomic_long_t nr_ranges;
+	unsigned long mem_max;
 	struct percpu_counter nr_over_cap;
 	unsigned long nr_passes;
 	struct list_head dead_items;
@@ -238,6 +237,7 @@ struct hot_info {
 	struct list_head inode_map[HOT_MAP_BUCKETS];
 	struct list_head range_map[HOT_MAP_BUCKETS];
 	struct delayed_work update_work;
+	unsigned long next_pass;
 	struct shrinker *shrinker;
 	unsigned long nr_mapped;
 	unsigned long shrink_keep;
@@ -275,10 +275,13 @@ static inline unsigned int hot_temp_bucket(u32 temp)
 
 DECLARE_STATIC_KEY_FALSE(hot_track_key);
 
-int hot_track_enable(struct super_block *sb);
+int hot_track_enable(struct super_block *sb, const struct hot_type *type);
 void hot_track_disable(struct super_block *sb);
 int hot_track_mount_opt(struct fs_context *fc, struct super_block *sb,
-			int on);
+			int on, long mem_max, const struct hot_type *type);
+int hot_track_parse_mem(struct fs_context *fc, struct fs_parameter *param,
+			long *mem_max);
+void hot_track_show_mem(struct seq_file *m, struct super_block *sb);
 u32 hot_temp(const struct hot_freq *freq, u64 now);
 int hot_track_get_freq(struct inode *inode, struct hot_freq *freq, bool live,
 		       u32 *temp);
@@ -383,7 +386,9 @@ static inline void hot_track_evict_inode(struct inode *inode)
 #else /* !CONFIG_HOT_TRACKING */
 
 static inline int hot_track_mount_opt(struct fs_context *fc,
-				      struct super_block *sb, int on)
+				      struct super_block *sb, int on,
+				      long mem_max,
+				      const struct hot_type *type)
 {
 	if (on <= 0)
 		return 0;
@@ -391,12 +396,24 @@ static inline int hot_track_mount_opt(struct fs_context *fc,
 	return -EOPNOTSUPP;
 }
 
+static inline int hot_track_parse_mem(struct fs_context *fc,
+				      struct fs_parameter *param,
+				      long *mem_max)
+{
+	errorfc(fc, "hot_track: not supported by this kernel");
+	return -EOPNOTSUPP;
+}
+
+static inline void hot_track_show_mem(struct seq_file *m,
+				      struct super_block *sb) {}
+
 static inline bool hot_track_enabled(const struct super_block *sb)
 {
 	return false;
 }
 
-static inline int hot_track_enable(struct super_block *sb)
+static inline int hot_track_enable(struct super_block *sb,
+				   const struct hot_type *type)
 {
 	return -EOPNOTSUPP;
 }

@@ -159,6 +159,7 @@ FIXTURE(hot) {
 	int fd;
 	char *buf;
 	char saved[3][32];
+	bool mem_opt;	/* hot_track_mem= was given: undo it */
 };
 
 FIXTURE_SETUP(hot)
@@ -187,6 +188,9 @@ FIXTURE_TEARDOWN(hot)
 		unlink(self->path);
 	}
 	free(self->buf);
+	if (self->mem_opt)
+		mount(NULL, getenv("HOT_TRACK_DIR"), NULL, MS_REMOUNT,
+		      "hot_track_mem=0");
 	for (int i = 0; i < 3; i++)
 		if (strcmp(self->saved[i], "-1"))
 			sysctl_write(sysctls[i], self->saved[i]);
@@ -1164,6 +1168,95 @@ TEST_F(hot, remount)
 	EXPECT_EQ(1, shows_hot_track(dir));
 	/* Everything recorded before was freed. */
 	EXPECT_EQ(-ENODATA, heat(self->fd, &info, 0));
+}
+
+/*
+ * The hot_track_mem= value that /proc/mounts shows for @dir: bytes, 0 if
+ * none, -1 if @dir is not a mount point.
+ */
+static long long shown_mem(const char *dir)
+{
+	char line[4096], mnt[PATH_MAX], opts[2048], *p;
+	FILE *f = fopen("/proc/mounts", "r");
+	long long found = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%*s %4095s %*s %2047s", mnt, opts) == 2 &&
+		    !strcmp(mnt, dir)) {
+			p = strstr(opts, "hot_track_mem=");
+			found = p ? atoll(p + strlen("hot_track_mem=")) : 0;
+		}
+	fclose(f);
+	return found;
+}
+
+/*
+ * hot_track_mem= caps the items of one superblock below the sysctl; a bad
+ * value is refused and changes nothing; 0 follows the sysctl again, and
+ * nohot_track forgets the cap.  Needs HOT_TRACK_DIR to be the root of its
+ * mount.
+ */
+TEST_F_TIMEOUT(hot, mem_mount_option, WORKER_TIMEOUT)
+{
+	static const char * const bad[] = {
+		"hot_track_mem=4095", "hot_track_mem=1x", "hot_track_mem=",
+		"hot_track_mem=-4096", "hot_track_mem=9223372036854775808",
+		"nohot_track,hot_track_mem=1M",
+	};
+	const char *dir = getenv("HOT_TRACK_DIR");
+	long long sysmax = sysctl_read(sysctls[2]), cap = 4096, over, mem;
+	struct stat st;
+	int i, dfd;
+
+	if (shown_mem(dir) < 0)
+		SKIP(return, "%s is not a mount point", dir);
+	if (no_worker_tests())
+		SKIP(return, "%s", no_worker_tests());
+	ASSERT_EQ(0, shown_mem(dir));
+	ASSERT_EQ(sysmax, stats_value("mem_max"));
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		EXPECT_EQ(-1, mount(NULL, dir, NULL, MS_REMOUNT, bad[i]))
+			TH_LOG("%s was taken", bad[i]);
+		EXPECT_EQ(EINVAL, errno);
+		EXPECT_EQ(1, shows_hot_track(dir));
+		EXPECT_EQ(0, shown_mem(dir));
+		EXPECT_EQ(sysmax, stats_value("mem_max"));
+	}
+
+	self->mem_opt = true;
+	ASSERT_EQ(0, mount(NULL, dir, NULL, MS_REMOUNT, "hot_track_mem=4k"));
+	EXPECT_EQ(cap, shown_mem(dir));
+	EXPECT_EQ(cap, stats_value("mem_max"));
+	EXPECT_EQ(sysmax, sysctl_read(sysctls[2]));
+	/* 4 KiB in each range of a 128 MiB file: more than 4 KiB of items. */
+	over = stats_value("over_cap");
+	ASSERT_EQ(0, fstat(self->fd, &st));
+	dfd = open(self->path, O_RDWR | O_DIRECT);
+	ASSERT_LE(0, dfd);
+	for (i = 0; i < 128; i++)
+		ASSERT_EQ(PG, pwrite(dfd, self->buf, PG, i * MiB));
+	close(dfd);
+	ASSERT_EQ(0, wait_until(mem_capped, &cap, PASS_WAIT));
+	mem = stats_value("mem");
+	EXPECT_LE(0, mem);
+	EXPECT_GE(cap, mem);
+	EXPECT_LT(over, stats_value("over_cap"));
+	EXPECT_GT(64, debugfs_count_ranges(st.st_ino));
+
+	ASSERT_EQ(0, mount(NULL, dir, NULL, MS_REMOUNT, "hot_track_mem=0"));
+	EXPECT_EQ(0, shown_mem(dir));
+	EXPECT_EQ(sysmax, stats_value("mem_max"));
+
+	ASSERT_EQ(0, mount(NULL, dir, NULL, MS_REMOUNT, "hot_track_mem=1M"));
+	EXPECT_EQ(MiB, shown_mem(dir));
+	ASSERT_EQ(0, mount(NULL, dir, NULL, MS_REMOUNT, "nohot_track"));
+	EXPECT_EQ(0, shown_mem(dir));
+	ASSERT_EQ(0, mount(NULL, dir, NULL, MS_REMOUNT, "hot_track"));
+	EXPECT_EQ(0, shown_mem(dir));
+	EXPECT_EQ(sysmax, stats_value("mem_max"));
+	self->mem_opt = false;
 }
 
 TEST_HARNESS_MAIN
