@@ -44,10 +44,10 @@
 #include <linux/mutex.h>
 #include <linux/pagemap.h>
 #include <linux/rhashtable.h>
-#include <linux/seq_file.h>
 #include <linux/shrinker.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 
 #include "hot_tracking.h"
 
@@ -484,16 +484,16 @@ static bool hot_inode_key(struct hot_info *hi, const struct inode *inode,
 	       hi->type->inode_root(inode, &key->root);
 }
 
-/*
- * Whether the items of @hi use the bytes the cap allows: then the I/O hooks
- * make no new item (and count that) until an update pass frees some.
- */
 /* The cap of @hi's items, in bytes. */
 static unsigned long hot_mem_cap(struct hot_info *hi)
 {
 	return READ_ONCE(hi->mem_max) ?: READ_ONCE(sysctl_hot_mem_max);
 }
 
+/*
+ * Whether the items of @hi use the bytes the cap allows: then the I/O hooks
+ * make no new item (and count that) until an update pass frees some.
+ */
 static bool hot_mem_full(struct hot_info *hi)
 {
 	if (atomic_long_read(&hi->mem) < hot_mem_cap(hi))
@@ -794,10 +794,10 @@ void hot_track_spot(struct hot_info *hi, bool ranges, unsigned int max,
  * two calls reorders the list, so a caller paging through it may see a
  * range twice or miss one.  The result is a copy: the caller may sleep on it.
  *
- * The work under the lock is bounded: a call passes over @skip ranges and
- * at most %HOT_LOCK_BATCH others that do not match (colder ranges in the
- * bucket of @min_temp, ranges of deleted files), then stops, so it may
- * return fewer than @max entries while more would match.
+ * The work under the lock is bounded: after the first @skip matching ranges
+ * a call passes over at most %HOT_LOCK_BATCH ranges that do not match
+ * (colder ranges in the bucket of @min_temp, ranges of deleted files), then
+ * stops, so it may return fewer than @max entries while more would match.
  *
  * Context: any context that may take a spinlock; takes &hot_info.map_lock
  * and, inside it, each listed range's item lock.
@@ -822,7 +822,7 @@ int hot_track_hot_ranges(struct super_block *sb, u32 min_temp,
 		list_for_each_entry(hr, &hi->range_map[b], track_list) {
 			/* dead is written under map_lock: a deleted file's. */
 			if (hr->temp < min_temp || hr->hot_inode->dead) {
-				if (!--misses)
+				if (!skip && !--misses)
 					goto unlock;
 				continue;
 			}
@@ -1030,11 +1030,13 @@ static bool hot_update_inode(struct hot_info *hi, struct hot_inode_item *he,
 
 /*
  * Call @fn for every inode item of @hi, under rcu_read_lock(), which is
- * broken every HOT_WALK_BATCH items to let others run.  Items added or
- * removed meanwhile may be missed, and a resize of the hash table may show
- * an item twice.  Process context.
+ * broken every HOT_WALK_BATCH items to let others run, and whenever @fn
+ * returns true: @fn is then called again for the item its key finds after
+ * the break, if any (the same item, unless it was freed meanwhile).  Items
+ * added or removed meanwhile may be missed, and a resize of the hash table
+ * may show an item twice.  Process context.
  */
-typedef void (*hot_inode_fn)(struct hot_info *hi, struct hot_inode_item *he,
+typedef bool (*hot_inode_fn)(struct hot_info *hi, struct hot_inode_item *he,
 			     void *arg);
 
 static void hot_walk_inodes(struct hot_info *hi, hot_inode_fn fn, void *arg)
@@ -1051,7 +1053,17 @@ static void hot_walk_inodes(struct hot_info *hi, hot_inode_fn fn, void *arg)
 				continue;
 			break;
 		}
-		fn(hi, he, arg);
+		while (fn(hi, he, arg)) {
+			struct hot_inode_key key = he->key;
+
+			rhashtable_walk_stop(&iter);
+			cond_resched();
+			rhashtable_walk_start(&iter);
+			he = rhashtable_lookup(&hi->inodes, &key,
+					       hot_inode_params);
+			if (!he)
+				break;
+		}
 		if (++n % HOT_WALK_BATCH == 0) {
 			rhashtable_walk_stop(&iter);
 			cond_resched();
@@ -1065,21 +1077,41 @@ static void hot_walk_inodes(struct hot_info *hi, hot_inode_fn fn, void *arg)
 struct hot_update_ctl {
 	u64 now;
 	u64 kick;
+	struct hot_inode_item *he;	/* the item @next is of */
+	unsigned long next;		/* its range to go on from */
 };
 
-static void hot_update_one(struct hot_info *hi, struct hot_inode_item *he,
+/*
+ * Update one inode item, a batch of ranges per hold of the locks.  The item
+ * stays valid under RCU while they are let go; when the CPU is wanted
+ * elsewhere, ask hot_walk_inodes() to break RCU and call again.
+ */
+static bool hot_update_one(struct hot_info *hi, struct hot_inode_item *he,
 			   void *arg)
 {
 	struct hot_update_ctl *ctl = arg;
-	unsigned long next = 0;
 	bool done;
 
-	/* The item stays valid under RCU while the locks are let go. */
+	/*
+	 * Another item: from its first range.  (One made again at the address
+	 * of a freed one goes on from where that stopped; the ranges before
+	 * wait for the next pass.)
+	 */
+	if (he != ctl->he) {
+		ctl->he = he;
+		ctl->next = 0;
+	}
 	do {
 		spin_lock(&hi->map_lock);
-		done = hot_update_inode(hi, he, ctl->now, ctl->kick, &next);
+		done = hot_update_inode(hi, he, ctl->now, ctl->kick,
+					&ctl->next);
 		spin_unlock(&hi->map_lock);
-	} while (!done);
+		if (done) {
+			ctl->he = NULL;
+			return false;
+		}
+	} while (!need_resched());
+	return true;
 }
 
 /* Hottest first; list_sort() is stable, so equal items keep their order. */
@@ -1246,21 +1278,24 @@ static unsigned long hot_mem_excess(long mem, unsigned long thresh)
 }
 
 /*
- * Queue the next update pass @delay jiffies from now and note when it is
- * due.  With @sooner a pass that is queued already is moved there; without,
- * it is left as it is.
+ * Queue the next update pass @delay jiffies from now unless one is queued.
+ * With @sooner one that is queued for later is moved there; a pass is never
+ * moved later.  A pass that is running queues the next one itself.
  */
 static void hot_queue_pass(struct hot_info *hi, unsigned long delay,
 			   bool sooner)
 {
 	unsigned long due = jiffies + delay;
 
-	if (sooner) {
-		WRITE_ONCE(hi->next_pass, due);
+	spin_lock(&hi->pass_lock);
+	if (!delayed_work_pending(&hi->update_work)) {
+		if (queue_delayed_work(system_dfl_wq, &hi->update_work, delay))
+			hi->next_pass = due;
+	} else if (sooner && time_after(hi->next_pass, due)) {
 		mod_delayed_work(system_dfl_wq, &hi->update_work, delay);
-	} else if (queue_delayed_work(system_dfl_wq, &hi->update_work, delay)) {
-		WRITE_ONCE(hi->next_pass, due);
+		hi->next_pass = due;
 	}
+	spin_unlock(&hi->pass_lock);
 }
 
 static void hot_update_work(struct work_struct *work)
@@ -1323,7 +1358,7 @@ struct hot_walk_ctl {
 	void *arg;
 };
 
-static void hot_walk_one(struct hot_info *hi, struct hot_inode_item *he,
+static bool hot_walk_one(struct hot_info *hi, struct hot_inode_item *he,
 			 void *arg)
 {
 	struct hot_walk_ctl *ctl = arg;
@@ -1337,7 +1372,7 @@ static void hot_walk_one(struct hot_info *hi, struct hot_inode_item *he,
 		xa_unlock(&he->ranges);
 		ctl->fn(ctl->arg, &he->key, 0, &freq,
 			hot_temp(&freq, ctl->now));
-		return;
+		return false;
 	}
 	xa_for_each(&he->ranges, index, hr) {
 		xa_lock(&he->ranges);
@@ -1346,6 +1381,7 @@ static void hot_walk_one(struct hot_info *hi, struct hot_inode_item *he,
 		ctl->fn(ctl->arg, &he->key, index, &freq,
 			hot_temp(&freq, ctl->now));
 	}
+	return false;
 }
 
 /**
@@ -1397,6 +1433,7 @@ int hot_track_enable(struct super_block *sb, const struct hot_type *type)
 	hi->sb = sb;
 	hi->type = type;
 	spin_lock_init(&hi->map_lock);
+	spin_lock_init(&hi->pass_lock);
 	for (i = 0; i < HOT_MAP_BUCKETS; i++) {
 		INIT_LIST_HEAD(&hi->inode_map[i]);
 		INIT_LIST_HEAD(&hi->range_map[i]);
@@ -1487,6 +1524,30 @@ void hot_track_disable(struct super_block *sb)
 }
 
 /**
+ * hot_track_check_opt() - check the hot_track mount options before a remount
+ * @fc: the mount or reconfiguration context, for error messages.
+ * @sb: the superblock.
+ * @on: as for hot_track_mount_opt().
+ * @mem_max: as for hot_track_mount_opt().
+ *
+ * For a filesystem's ->reconfigure(), with its other checks, before it
+ * changes anything: then hot_track_mount_opt() cannot fail on the options,
+ * only for lack of memory.
+ *
+ * Context: process context; the caller holds @sb->s_umount for writing.
+ * Return: 0 if the options can be applied, -EINVAL if @mem_max is given
+ * while tracking is off and @on does not turn it on.
+ */
+int hot_track_check_opt(struct fs_context *fc, struct super_block *sb, int on,
+			long mem_max)
+{
+	if (mem_max >= 0 && (!on || (on < 0 && !hot_track_enabled(sb))))
+		return invalfc(fc, "hot_track_mem: needs hot_track");
+	return 0;
+}
+EXPORT_SYMBOL_GPL(hot_track_check_opt);
+
+/**
  * hot_track_mount_opt() - apply the hot_track mount option
  * @fc: the mount or reconfiguration context, for error messages.
  * @sb: the superblock being mounted or reconfigured.
@@ -1500,10 +1561,11 @@ void hot_track_disable(struct super_block *sb)
  * For filesystems that offer the options: they parse them with
  * fsparam_flag_no("hot_track", ...) and fsparam_string("hot_track_mem",
  * ...) and call this from ->fill_super() (early: state set up before a
- * failure is freed at unmount) and from ->reconfigure().  Without the
- * options the state is left as it is.  The cap lasts while tracking is on:
- * nohot_track forgets it.  A cap below the memory in use makes the update
- * worker run at once.
+ * failure is freed at unmount) and, last, from ->reconfigure(), having
+ * checked the options with hot_track_check_opt().  Without the options the
+ * state is left as it is.  The cap lasts while tracking is on: nohot_track
+ * forgets it.  A cap below the memory in use makes the update worker run at
+ * once.
  *
  * Context: process context; the caller holds @sb->s_umount for writing.
  * Return: 0 on success, -EINVAL if @mem_max is given for a superblock that
@@ -1516,8 +1578,9 @@ int hot_track_mount_opt(struct fs_context *fc, struct super_block *sb, int on,
 	struct hot_info *hi;
 	int ret;
 
-	if (mem_max >= 0 && (!on || (on < 0 && !hot_track_enabled(sb))))
-		return invalfc(fc, "hot_track_mem: needs hot_track");
+	ret = hot_track_check_opt(fc, sb, on, mem_max);
+	if (ret)
+		return ret;
 	if (!on) {
 		hot_track_disable(sb);
 		return 0;
@@ -1559,9 +1622,11 @@ int hot_track_parse_mem(struct fs_context *fc, struct fs_parameter *param,
 	unsigned long long val;
 	char *end;
 
+	/* 19 digits at most: simple_strtoull() would wrap on more. */
 	val = memparse(param->string, &end);
-	if (end == param->string || *end || (val && val < HOT_MEM_MAX_MIN) ||
-	    val > LONG_MAX)
+	if (end == param->string || *end ||
+	    strspn(param->string, "0123456789") > 19 ||
+	    (val && val < HOT_MEM_MAX_MIN) || val > LONG_MAX)
 		return invalfc(fc, "hot_track_mem: %s is not 0 nor %d to %ld bytes",
 			       param->string, HOT_MEM_MAX_MIN, LONG_MAX);
 	*mem_max = val;
@@ -1570,16 +1635,17 @@ int hot_track_parse_mem(struct fs_context *fc, struct fs_parameter *param,
 EXPORT_SYMBOL_GPL(hot_track_parse_mem);
 
 /**
- * hot_track_show_mem() - show the hot_track_mem= mount option
- * @m: the seq_file of /proc/mounts and the like.
+ * hot_track_mem_opt() - the value of the hot_track_mem= mount option
  * @sb: the superblock.
  *
- * For a filesystem's ->show_options(): shows ",hot_track_mem=<bytes>" if
- * the option set a cap that is in force, nothing otherwise.
+ * For a filesystem's ->show_options(), to show "hot_track_mem=<bytes>"
+ * when it is not 0.
  *
- * Context: process context.
+ * Context: any context.
+ * Return: the cap in bytes that the option set and that is in force, 0 if
+ * none.
  */
-void hot_track_show_mem(struct seq_file *m, struct super_block *sb)
+unsigned long hot_track_mem_opt(struct super_block *sb)
 {
 	struct hot_info *hi;
 	unsigned long mem_max = 0;
@@ -1589,10 +1655,9 @@ void hot_track_show_mem(struct seq_file *m, struct super_block *sb)
 	if (hi)
 		mem_max = READ_ONCE(hi->mem_max);
 	rcu_read_unlock();
-	if (mem_max)
-		seq_printf(m, ",hot_track_mem=%lu", mem_max);
+	return mem_max;
 }
-EXPORT_SYMBOL_GPL(hot_track_show_mem);
+EXPORT_SYMBOL_GPL(hot_track_mem_opt);
 
 /**
  * hot_track_update_delay_changed() - apply a new hot-update-delay at once
@@ -1610,13 +1675,7 @@ void hot_track_update_delay_changed(void)
 
 	mutex_lock(&hot_infos_lock);
 	list_for_each_entry(hi, &hot_infos, list) {
-		/*
-		 * Unlocked against the worker: a pass that runs meanwhile
-		 * queues the next one with the new delay itself.
-		 */
-		if (delayed_work_pending(&hi->update_work) &&
-		    time_after(READ_ONCE(hi->next_pass), jiffies + delay))
-			hot_queue_pass(hi, delay, true);
+		hot_queue_pass(hi, delay, true);
 	}
 	mutex_unlock(&hot_infos_lock);
 }

@@ -618,6 +618,48 @@ static void hot_lock_batch_test(struct kunit *test)
 }
 
 /*
+ * An update pass asked to reschedule within a file stops after a batch, for
+ * the walk to break RCU, and goes on from the range where it stopped.
+ */
+static void hot_update_resched_test(struct kunit *test)
+{
+	struct hot_update_ctl ctl = {
+		.now = ktime_get_ns(), .kick = 60ULL * NSEC_PER_SEC,
+	};
+	struct hot_kunit_fs *fs = test->priv;
+	struct hot_inode_item *he;
+	unsigned int calls = 1;
+	bool again;
+
+	hot_track_io(fs->inode[0], 0, 2500ULL * SZ_1M, READ);
+	he = hot_kunit_item(fs, 0);
+	KUNIT_ASSERT_NOT_NULL(test, he);
+
+	/* Preemption off keeps the request to reschedule until the end. */
+	rcu_read_lock();
+	preempt_disable();
+	set_tsk_need_resched(current);
+	again = hot_update_one(fs->hi, he, &ctl);
+	preempt_enable();
+	rcu_read_unlock();
+	KUNIT_EXPECT_TRUE(test, again);
+	KUNIT_EXPECT_PTR_EQ(test, ctl.he, he);
+	KUNIT_EXPECT_EQ(test, ctl.next, HOT_LOCK_BATCH);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(fs->hi->nr_mapped), HOT_LOCK_BATCH);
+
+	/* As hot_walk_inodes() does: look the item up again, go on. */
+	cond_resched();
+	rcu_read_lock();
+	he = hot_kunit_item(fs, 0);
+	KUNIT_ASSERT_NOT_NULL(test, he);
+	while (hot_update_one(fs->hi, he, &ctl) && calls < 2500)
+		calls++;
+	rcu_read_unlock();
+	KUNIT_EXPECT_NULL(test, ctl.he);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(fs->hi->nr_mapped), 2501);
+}
+
+/*
  * The memory counted: one xarray leaf node per group of 64 ranges that holds
  * an item.  At the cap the hooks make no item and count that; a pass frees
  * the coldest down to seven eighths of the cap.
@@ -976,6 +1018,7 @@ static struct kunit_case hot_track_test_cases[] = {
 	KUNIT_CASE(hot_evict_batch_test),
 	KUNIT_CASE(hot_mem_cap_test),
 	KUNIT_CASE(hot_lock_batch_test),
+	KUNIT_CASE(hot_update_resched_test),
 	KUNIT_CASE(hot_shrink_test),
 	KUNIT_CASE(hot_spot_order_test),
 	KUNIT_CASE(hot_hot_ranges_test),

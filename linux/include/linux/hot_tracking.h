@@ -22,8 +22,6 @@
 #include <linux/xarray.h>
 #include <uapi/linux/hot_tracking.h>
 
-struct seq_file;
-
 /* Ranges are 1 MiB, aligned to a multiple of their size in the file. */
 #define HOT_RANGE_SHIFT		20
 #define HOT_RANGE_SIZE		BIT_ULL(HOT_RANGE_SHIFT)
@@ -211,8 +209,10 @@ struct hot_type {
  * @range_map: range items by temperature bucket, as of the last update pass.
  * @update_work: the update worker: temperatures, heat maps, aging, the
  *	memory cap; runs every hot-update-delay seconds.
- * @next_pass: when @update_work is due to run next, in jiffies; written
- *	where it is queued.
+ * @next_pass: when @update_work is due to run next, in jiffies; under
+ *	@pass_lock.
+ * @pass_lock: orders the queueing of @update_work (by itself, by the
+ *	hot-update-delay sysctl, by the mount option) and @next_pass.
  * @shrinker: frees the coldest items under memory pressure.
  * @nr_mapped: items in the heat maps, which the shrinker and the memory
  *	cap can free; under @map_lock, read without it by the shrinker.
@@ -238,6 +238,7 @@ struct hot_info {
 	struct list_head range_map[HOT_MAP_BUCKETS];
 	struct delayed_work update_work;
 	unsigned long next_pass;
+	spinlock_t pass_lock;	/* @next_pass; see above */
 	struct shrinker *shrinker;
 	unsigned long nr_mapped;
 	unsigned long shrink_keep;
@@ -279,9 +280,11 @@ int hot_track_enable(struct super_block *sb, const struct hot_type *type);
 void hot_track_disable(struct super_block *sb);
 int hot_track_mount_opt(struct fs_context *fc, struct super_block *sb,
 			int on, long mem_max, const struct hot_type *type);
+int hot_track_check_opt(struct fs_context *fc, struct super_block *sb, int on,
+			long mem_max);
 int hot_track_parse_mem(struct fs_context *fc, struct fs_parameter *param,
 			long *mem_max);
-void hot_track_show_mem(struct seq_file *m, struct super_block *sb);
+unsigned long hot_track_mem_opt(struct super_block *sb);
 u32 hot_temp(const struct hot_freq *freq, u64 now);
 int hot_track_get_freq(struct inode *inode, struct hot_freq *freq, bool live,
 		       u32 *temp);
@@ -404,8 +407,17 @@ static inline int hot_track_parse_mem(struct fs_context *fc,
 	return -EOPNOTSUPP;
 }
 
-static inline void hot_track_show_mem(struct seq_file *m,
-				      struct super_block *sb) {}
+static inline int hot_track_check_opt(struct fs_context *fc,
+				      struct super_block *sb, int on,
+				      long mem_max)
+{
+	return 0;
+}
+
+static inline unsigned long hot_track_mem_opt(struct super_block *sb)
+{
+	return 0;
+}
 
 static inline bool hot_track_enabled(const struct super_block *sb)
 {

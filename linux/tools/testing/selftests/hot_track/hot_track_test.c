@@ -27,6 +27,7 @@
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -190,7 +191,7 @@ FIXTURE_TEARDOWN(hot)
 	free(self->buf);
 	if (self->mem_opt)
 		mount(NULL, getenv("HOT_TRACK_DIR"), NULL, MS_REMOUNT,
-		      "hot_track_mem=0");
+		      "hot_track,hot_track_mem=0");
 	for (int i = 0; i < 3; i++)
 		if (strcmp(self->saved[i], "-1"))
 			sysctl_write(sysctls[i], self->saved[i]);
@@ -1203,10 +1204,12 @@ TEST_F_TIMEOUT(hot, mem_mount_option, WORKER_TIMEOUT)
 	static const char * const bad[] = {
 		"hot_track_mem=4095", "hot_track_mem=1x", "hot_track_mem=",
 		"hot_track_mem=-4096", "hot_track_mem=9223372036854775808",
+		"hot_track_mem=18446744073709551616",
 		"nohot_track,hot_track_mem=1M",
 	};
 	const char *dir = getenv("HOT_TRACK_DIR");
 	long long sysmax = sysctl_read(sysctls[2]), cap = 4096, over, mem;
+	struct statvfs sv;
 	struct stat st;
 	int i, dfd;
 
@@ -1216,6 +1219,7 @@ TEST_F_TIMEOUT(hot, mem_mount_option, WORKER_TIMEOUT)
 		SKIP(return, "%s", no_worker_tests());
 	ASSERT_EQ(0, shown_mem(dir));
 	ASSERT_EQ(sysmax, stats_value("mem_max"));
+	self->mem_opt = true;
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		EXPECT_EQ(-1, mount(NULL, dir, NULL, MS_REMOUNT, bad[i]))
 			TH_LOG("%s was taken", bad[i]);
@@ -1225,7 +1229,6 @@ TEST_F_TIMEOUT(hot, mem_mount_option, WORKER_TIMEOUT)
 		EXPECT_EQ(sysmax, stats_value("mem_max"));
 	}
 
-	self->mem_opt = true;
 	ASSERT_EQ(0, mount(NULL, dir, NULL, MS_REMOUNT, "hot_track_mem=4k"));
 	EXPECT_EQ(cap, shown_mem(dir));
 	EXPECT_EQ(cap, stats_value("mem_max"));
@@ -1253,6 +1256,19 @@ TEST_F_TIMEOUT(hot, mem_mount_option, WORKER_TIMEOUT)
 	EXPECT_EQ(MiB, shown_mem(dir));
 	ASSERT_EQ(0, mount(NULL, dir, NULL, MS_REMOUNT, "nohot_track"));
 	EXPECT_EQ(0, shown_mem(dir));
+	/*
+	 * Refused before anything changes: the mount stays writable.  No
+	 * file may be open for writing, or the VFS refuses ro (EBUSY) first.
+	 */
+	close(self->fd);
+	self->fd = -1;
+	unlink(self->path);
+	EXPECT_EQ(-1, mount(NULL, dir, NULL, MS_REMOUNT | MS_RDONLY,
+			    "hot_track_mem=1M"));
+	EXPECT_EQ(EINVAL, errno);
+	ASSERT_EQ(0, statvfs(dir, &sv));
+	EXPECT_EQ(0, sv.f_flag & ST_RDONLY);
+	EXPECT_EQ(0, shows_hot_track(dir));
 	ASSERT_EQ(0, mount(NULL, dir, NULL, MS_REMOUNT, "hot_track"));
 	EXPECT_EQ(0, shown_mem(dir));
 	EXPECT_EQ(sysmax, stats_value("mem_max"));
