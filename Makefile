@@ -115,7 +115,7 @@ tools: $(TREE)/.git
 # The kselftests in the guest: ext4, xfs, btrfs and an untracked ext4;
 # btrfs hot relocation on a rotational and a non-rotational disk.
 selftests: kernel tools
-	$(GUEST) -t 1500 -d ext4:1G -d xfs:1G -d btrfs:1G -d plain:512M \
+	$(GUEST) -t 2700 -d ext4:1G -d xfs:1G -d btrfs:1G -d plain:512M \
 		-d hdd:1G -d ssd:640M -d spare:640M tests/guest/selftests.sh
 
 check: kernel

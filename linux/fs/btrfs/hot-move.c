@@ -6,7 +6,7 @@
  *
  * Ordinary data allocations prefer rotational devices while relocation is
  * active (btrfs_hot_move_data_class()); a work item per filesystem, run
- * every few seconds on system_dfl_wq, then:
+ * every few seconds on a workqueue of its own (&btrfs_hot_move.wq), then:
  *
  * - promotes: takes the hottest ranges at or above promote_temp from the
  *   heat map of hot data tracking and rewrites those not on
@@ -72,6 +72,7 @@ struct hot_move_usage {
 	u64 used;
 	u64 total;
 	u64 free;
+	u64 reserve;
 	bool rot;
 	bool nonrot;
 };
@@ -79,7 +80,9 @@ struct hot_move_usage {
 /*
  * Free data space, in bytes: the unallocated space of the writeable devices
  * and what the data block groups do not use.  With @u, also the classes
- * present and the unallocated space of the non-rotational devices.
+ * present and the unallocated space of the non-rotational devices that
+ * promotion may take: all but their room for metadata
+ * (btrfs_nonrot_meta_reserve()).
  */
 static u64 hot_move_free(struct btrfs_fs_info *fs_info,
 			 struct hot_move_usage *u)
@@ -87,8 +90,12 @@ static u64 hot_move_free(struct btrfs_fs_info *fs_info,
 	struct btrfs_fs_devices *fs_devices = fs_info->fs_devices;
 	struct btrfs_space_info *sinfo = fs_info->data_sinfo;
 	struct btrfs_device *device;
-	u64 free = 0;
+	u64 free = 0, reserve = 0;
 
+	if (u) {
+		reserve = btrfs_nonrot_meta_reserve(fs_info);
+		u->reserve = reserve;
+	}
 	mutex_lock(&fs_devices->device_list_mutex);
 	list_for_each_entry(device, &fs_devices->devices, dev_list) {
 		u64 avail;
@@ -103,7 +110,7 @@ static u64 hot_move_free(struct btrfs_fs_info *fs_info,
 			continue;
 		if (btrfs_device_nonrot(device)) {
 			u->nonrot = true;
-			u->total += avail;
+			u->total += avail > reserve ? avail - reserve : 0;
 		} else {
 			u->rot = true;
 		}
@@ -198,18 +205,46 @@ pause:
 	return true;
 }
 
+/* Whether a freeze of the filesystem has begun (or is complete). */
+static bool hot_move_frozen(struct btrfs_fs_info *fs_info)
+{
+	return READ_ONCE(fs_info->sb->s_writers.frozen) != SB_UNFROZEN;
+}
+
 static bool hot_move_stopping(struct btrfs_fs_info *fs_info)
 {
 	return READ_ONCE(fs_info->hot_move.stopped) ||
 	       btrfs_fs_closing(fs_info) || sb_rdonly(fs_info->sb) ||
-	       !(fs_info->sb->s_flags & SB_ACTIVE);
+	       !(fs_info->sb->s_flags & SB_ACTIVE) || hot_move_frozen(fs_info);
+}
+
+/*
+ * Count an error relocation met, note its errno and log it, ratelimited:
+ * @what failed, for the file range at @start of inode @ino of root
+ * @rootid (0 when it is about no file).
+ */
+static void hot_move_error(struct btrfs_fs_info *fs_info, const char *what,
+			   u64 rootid, u64 ino, u64 start, int error)
+{
+	struct btrfs_hot_move *hm = &fs_info->hot_move;
+
+	atomic64_inc(&hm->errors);
+	WRITE_ONCE(hm->last_error, -error);
+	if (rootid)
+		btrfs_warn_rl(fs_info,
+			      "hot_move: %s failed for root %llu inode %llu offset %llu: %d",
+			      what, rootid, ino, start, error);
+	else
+		btrfs_warn_rl(fs_info, "hot_move: %s failed: %d", what, error);
 }
 
 /*
  * Move [@start, @start + @len) of inode @ino of root @rootid to the class
  * @to_nonrot says, 1 MiB hot_track range by range, each muted while it
  * moves.  Returns the bytes moved; sets *@full if some of them did not
- * reach that class because it was full.
+ * reach that class because it was full.  Holds freeze protection from the
+ * inode lookup to its release: a freeze waits for one file at most, and
+ * stops the run (the file is left alone if the freeze has begun).
  */
 static u64 hot_move_file_range(struct btrfs_fs_info *fs_info, u64 rootid,
 			       u64 ino, u64 start, u64 len, bool to_nonrot,
@@ -224,13 +259,25 @@ static u64 hot_move_file_range(struct btrfs_fs_info *fs_info, u64 rootid,
 	/* Files of subvolumes only, never the filesystem's internal inodes. */
 	if (!btrfs_is_fstree(rootid))
 		return 0;
-	root = btrfs_get_fs_root(fs_info, rootid, true);
-	if (IS_ERR(root))
+	if (!sb_start_write_trylock(fs_info->sb))
 		return 0;
+	root = btrfs_get_fs_root(fs_info, rootid, true);
+	if (IS_ERR(root)) {
+		/* A deleted subvolume is no error. */
+		if (PTR_ERR(root) != -ENOENT)
+			hot_move_error(fs_info, "root lookup", rootid, ino,
+				       start, PTR_ERR(root));
+		goto out_write;
+	}
 	inode = btrfs_iget(ino, root);
 	btrfs_put_root(root);
-	if (IS_ERR(inode))
-		return 0;
+	if (IS_ERR(inode)) {
+		/* Nor a deleted file. */
+		if (PTR_ERR(inode) != -ENOENT && PTR_ERR(inode) != -ESTALE)
+			hot_move_error(fs_info, "inode lookup", rootid, ino,
+				       start, PTR_ERR(inode));
+		goto out_write;
+	}
 	if (!S_ISREG(inode->vfs_inode.i_mode))
 		goto out;
 
@@ -249,6 +296,10 @@ static u64 hot_move_file_range(struct btrfs_fs_info *fs_info, u64 rootid,
 		hot_track_mute_range(&inode->vfs_inode, index, false);
 		moved += ctl.moved;
 		atomic64_add(ctl.skipped_shared, &hm->skipped_shared);
+		/* Read-only subvolumes are left alone, by design. */
+		if (ret < 0 && ret != -EROFS)
+			hot_move_error(fs_info, to_nonrot ? "promotion" : "demotion",
+				       rootid, ino, cur, ret);
 		if (ctl.left) {
 			*full = true;
 			break;
@@ -256,6 +307,8 @@ static u64 hot_move_file_range(struct btrfs_fs_info *fs_info, u64 rootid,
 	}
 out:
 	iput(&inode->vfs_inode);
+out_write:
+	sb_end_write(fs_info->sb);
 	return moved;
 }
 
@@ -283,8 +336,10 @@ static bool hot_move_promote(struct btrfs_fs_info *fs_info, u64 budget,
 	int i, n;
 
 	refs = kmalloc_array(HOT_MOVE_REFS, sizeof(*refs), GFP_KERNEL);
-	if (!refs)
+	if (!refs) {
+		hot_move_error(fs_info, "promotion", 0, 0, 0, -ENOMEM);
 		return false;
+	}
 	while (moved < budget && skip < HOT_MOVE_PROMOTE_SCAN) {
 		n = hot_track_hot_ranges(fs_info->sb, min_temp, skip, refs,
 					 HOT_MOVE_REFS);
@@ -389,8 +444,11 @@ static int hot_move_find_cold(struct btrfs_fs_info *fs_info,
 
 	path = btrfs_alloc_path();
 	bytenrs = kmalloc_array(HOT_MOVE_CANDIDATES, sizeof(u64), GFP_KERNEL);
-	if (!path || !bytenrs)
+	if (!path || !bytenrs) {
+		hot_move_error(fs_info, "scan for cold extents", 0, 0, 0,
+			       -ENOMEM);
 		goto out;
+	}
 	path->search_commit_root = true;
 	path->skip_locking = true;
 
@@ -446,8 +504,11 @@ static int hot_move_find_cold(struct btrfs_fs_info *fs_info,
 		else
 			hm->demote_cursor = btrfs_block_group_end(bg);
 		btrfs_put_block_group(bg);
-		if (ret < 0)
+		if (ret < 0) {
+			hot_move_error(fs_info, "scan for cold extents", 0, 0,
+				       0, ret);
 			break;
+		}
 
 		/* Owners and temperatures. */
 		for (i = 0; i < n && nr < HOT_MOVE_CANDIDATES; i++) {
@@ -460,8 +521,12 @@ static int hot_move_find_cold(struct btrfs_fs_info *fs_info,
 
 			scanned++;
 			memset(c, 0, sizeof(*c));
-			if (iterate_extent_inodes(&walk, true, hot_move_owner, c) ||
-			    c->internal || !c->owners ||
+			ret = iterate_extent_inodes(&walk, true, hot_move_owner, c);
+			/* Freed since the commit: no error. */
+			if (ret < 0 && ret != -ENOENT)
+				hot_move_error(fs_info, "backref walk", 0, 0, 0,
+					       ret);
+			if (ret || c->internal || !c->owners ||
 			    (c->owners > 1 && !move_shared))
 				continue;
 			c->temp = hot_move_range_temp(fs_info, c);
@@ -489,8 +554,10 @@ static void hot_move_demote(struct btrfs_fs_info *fs_info, u64 budget)
 	int i, n;
 
 	cand = kmalloc_array(HOT_MOVE_CANDIDATES, sizeof(*cand), GFP_KERNEL);
-	if (!cand)
+	if (!cand) {
+		hot_move_error(fs_info, "demotion", 0, 0, 0, -ENOMEM);
 		return;
+	}
 	n = hot_move_find_cold(fs_info, cand);
 	for (i = 0; i < n && moved < budget && !full; i++) {
 		if (hot_move_stopping(fs_info))
@@ -517,6 +584,7 @@ static void hot_move_run(struct btrfs_fs_info *fs_info)
 	WRITE_ONCE(hm->active, u.rot && u.nonrot);
 	atomic64_set(&hm->ssd_used, u.used);
 	atomic64_set(&hm->ssd_total, u.total);
+	atomic64_set(&hm->meta_reserve, u.reserve);
 	if (!hm->active)
 		return;
 	atomic64_inc(&hm->runs);
@@ -574,20 +642,25 @@ static void hot_move_work(struct work_struct *work)
 	struct btrfs_fs_info *fs_info = container_of(hm, struct btrfs_fs_info,
 						     hot_move);
 
-	if (hot_move_stopping(fs_info) ||
-	    !btrfs_test_opt(fs_info, HOT_MOVE))
+	if (!btrfs_test_opt(fs_info, HOT_MOVE))
 		return;
+	/* Frozen, it runs again later; stopped, not. */
+	if (hot_move_stopping(fs_info) && !hot_move_frozen(fs_info))
+		return;
+	/*
+	 * Each file moved holds freeze protection on its own
+	 * (hot_move_file_range()), not the whole run: a freeze waits for
+	 * one file at most, and stops the run.
+	 */
 	if (!test_bit(BTRFS_FS_STATE_REMOUNTING, &fs_info->fs_state) &&
-	    sb_start_write_trylock(fs_info->sb)) {
+	    !hot_move_frozen(fs_info))
 		hot_move_run(fs_info);
-		hot_move_fill_mark(fs_info, false);
-		sb_end_write(fs_info->sb);
-	} else {
-		/* Frozen or remounting: measure anew from the next run. */
-		hot_move_fill_mark(fs_info, true);
-	}
+	/* Frozen or remounting: measure anew from the next run. */
+	hot_move_fill_mark(fs_info, hot_move_frozen(fs_info) ||
+			   test_bit(BTRFS_FS_STATE_REMOUNTING,
+				    &fs_info->fs_state));
 	if (!READ_ONCE(hm->stopped))
-		queue_delayed_work(system_dfl_wq, &hm->work,
+		queue_delayed_work(hm->wq, &hm->work,
 				   READ_ONCE(hm->interval) * HZ);
 }
 
@@ -661,7 +734,7 @@ void btrfs_hot_move_update(struct btrfs_fs_info *fs_info)
 	hot_move_fill_mark(fs_info, true);
 	mutex_lock(&hm->lock);
 	WRITE_ONCE(hm->stopped, false);
-	queue_delayed_work(system_dfl_wq, &hm->work,
+	queue_delayed_work(hm->wq, &hm->work,
 			   READ_ONCE(hm->interval) * HZ);
 	mutex_unlock(&hm->lock);
 }
@@ -681,5 +754,5 @@ void btrfs_hot_move_kick(struct btrfs_fs_info *fs_info)
 
 	lockdep_assert_held(&hm->lock);
 	if (!READ_ONCE(hm->stopped))
-		mod_delayed_work(system_dfl_wq, &hm->work, 0);
+		mod_delayed_work(hm->wq, &hm->work, 0);
 }

@@ -36,6 +36,8 @@ struct btrfs_hot_move_fill {
 
 /**
  * struct btrfs_hot_move - hot relocation state of a filesystem
+ * @wq: the workqueue @work runs on (ordered, freezable), from
+ *	btrfs_init_workqueues() to btrfs_stop_all_workers().
  * @work: the relocation work item; runs every @interval seconds while the
  *	filesystem is mounted read-write with hot_move.
  * @lock: serialises the stores of the tunables, which must stay ordered.
@@ -70,9 +72,16 @@ struct btrfs_hot_move_fill {
  *	the filesystem.
  * @ssd_used: bytes used in non-rotational data block groups, last run.
  * @ssd_total: their capacity: those block groups and the unallocated
- *	space of non-rotational devices, in bytes, last run.
+ *	space of non-rotational devices but their room for metadata, in
+ *	bytes, last run.
+ * @meta_reserve: that room, per non-rotational device, in bytes, last run
+ *	(btrfs_nonrot_meta_reserve()).
+ * @errors: errors relocation met (a range it could not move, a scan that
+ *	failed), each also logged, ratelimited.
+ * @last_error: the errno of the last of them (positive), 0 if none.
  */
 struct btrfs_hot_move {
+	struct workqueue_struct *wq;
 	struct delayed_work work;
 	struct mutex lock;	/* tunable stores, @stopped */
 	bool stopped;
@@ -94,6 +103,9 @@ struct btrfs_hot_move {
 	atomic64_t fill_pauses;
 	atomic64_t ssd_used;
 	atomic64_t ssd_total;
+	atomic64_t meta_reserve;
+	atomic64_t errors;
+	int last_error;
 };
 
 void btrfs_hot_move_init(struct btrfs_fs_info *fs_info);

@@ -105,13 +105,26 @@ for _ in range(n):
 PY
 }
 
+# As heat(), through the page cache, dropping the file's pages after each
+# pass: for compressed extents, which O_DIRECT reads through the page cache.
+heat_buffered() {	# heat_buffered FILE FIRST LAST N
+	python3 - "$@" <<'PY'
+import os, sys
+path, first, last, n = sys.argv[1], *map(int, sys.argv[2:])
+fd = os.open(path, os.O_RDONLY)
+for _ in range(n):
+    for r in range(first, last + 1):
+        os.pread(fd, 1 << 20, r << 20)
+    os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+PY
+}
+
 # huge_hot: $mnt/huge, more data than the SSD holds, its sums taken, all of
 # it hot enough for a low threshold: read twice, it stays above 0x60000000
-# for minutes.
+# for minutes.  huge_hot MIB: MIB MiB of it instead.
 huge_hot() {
-	local size
+	local size=${1:-$(($(blockdev --getsize64 "$ssd") >> 20))}
 
-	size=$(($(blockdev --getsize64 "$ssd") >> 20))
 	dd if=/dev/urandom of="$mnt/huge" bs=1M count=$size status=none &&
 	sync && sums huge && heat "$mnt/huge" 0 $((size - 1)) 2
 }
@@ -148,6 +161,31 @@ wait_idle() {
 	return 1
 }
 
+# extents FILE: one line per extent from FIEMAP (synced first): logical
+# and physical offset, length, flags, in hexadecimal.
+extents() {
+	python3 - "$1" <<'PY'
+import fcntl, os, struct, sys
+FS_IOC_FIEMAP, FLAG_SYNC, LAST, COUNT = 0xC020660B, 1, 1, 128
+fd = os.open(sys.argv[1], os.O_RDONLY)
+start = 0
+while True:
+    buf = bytearray(struct.pack('=QQLLLL', start, (1 << 64) - 1 - start,
+                                FLAG_SYNC, 0, COUNT, 0) + bytes(56 * COUNT))
+    fcntl.ioctl(fd, FS_IOC_FIEMAP, buf)
+    n = struct.unpack_from('=L', buf, 20)[0]
+    if not n:
+        break
+    for i in range(n):
+        log, phys, length = struct.unpack_from('=QQQ', buf, 32 + 56 * i)
+        flags = struct.unpack_from('=L', buf, 32 + 56 * i + 40)[0]
+        print('%x %x %x %x' % (log, phys, length, flags))
+    if flags & LAST:
+        break
+    start = log + length
+PY
+}
+
 opts() { awk -v m="$mnt" '$2 == m { print $4 }' /proc/mounts; }
 on() {		# on FILE PATTERN: btrfs_where's map of FILE matches PATTERN
 	# shellcheck disable=SC2053
@@ -166,8 +204,30 @@ verify() {	# verify SUMS
 }
 sums() { (cd "$mnt" && sha256sum "$@") > "$work/sums"; }
 
+# Offline btrfs check clean, then mounted again with hot_move.
+check_fs() {
+	umount "$mnt" || return 1
+	if ! btrfs check --readonly "$hdd" >"$work/check.log" 2>&1; then
+		tail -20 "$work/check.log"
+		do_mount hot_move
+		return 1
+	fi
+	do_mount hot_move
+}
+
+# fast_full: promotion filled the SSD (9/10 of what it may take) and stopped.
+fast_full() {
+	local full='[ "$(stat_of ssd_used_bytes)" -ge $(($(stat_of ssd_total_bytes) * 9 / 10)) ]'
+
+	wait_for 300 eval "$full" || {
+		echo "# SSD not filled: $(stat_of ssd_used_bytes) of $(stat_of ssd_total_bytes)"
+		return 1
+	}
+	wait_idle 120 || { echo "# promotion did not stop"; return 1; }
+}
+
 ktap_print_header
-ktap_set_plan 13
+ktap_set_plan 18
 [ -z "${bad_scale+set}" ] ||
 	echo "# HOT_TIMEOUT_SCALE=$bad_scale is not an integer from 1 to 1000: using 1"
 
@@ -190,6 +250,9 @@ if new_fs; then
 	[[ ,$(opts), == *,hot_move,* ]] && fail "hot_move after nohot_move"
 	[[ ,$(opts), == *,hot_track,* ]] || fail "nohot_move took hot_track"
 	[ "$(stat_of active)" = 0 ] || fail "active after nohot_move"
+	# Tunables are for hot_move mounts only.
+	tune interval=5 2>"$work/err" && fail "tunable written without hot_move"
+	grep -q "not supported" "$work/err" || fail "not EOPNOTSUPP: $(cat "$work/err")"
 	mount -o remount,hot_move "$mnt" || fail "remount hot_move"
 	[ "$(stat_of active)" = 1 ] || fail "not active after remount"
 	# Out of bounds or out of order: EINVAL, and nothing changes.
@@ -218,6 +281,15 @@ if new_fs; then
 	   set_classes && mount -t btrfs -o hot_move "$ssd" "$mnt" 2>/dev/null; then
 		fail "hot_move accepted with mixed block groups"
 		umount "$mnt"
+	fi
+	# Nor a hot_move directory there, where it could never run.
+	if mount -t btrfs "$ssd" "$mnt"; then
+		uuid=$(btrfs filesystem show "$mnt" | awk '/uuid:/ { print $NF }')
+		[ -e "/sys/fs/btrfs/$uuid/hot_move" ] &&
+			fail "hot_move/ with mixed block groups"
+		umount "$mnt"
+	else
+		fail "mount with mixed block groups"
 	fi
 fi
 report "options, remount and tunables" $rc
@@ -341,7 +413,9 @@ if new_fs; then
 	sync
 	sums big
 	for i in $(seq 6); do
-		tune promote_temp=0x80000000 interval=1 batch_mb=4096 || fail "line $LINENO"
+		# Read twice, it stays above 0x60000000 for minutes.
+		tune demote_temp=0x50000000 promote_temp=0x60000000 interval=1 \
+		     batch_mb=4096 || fail "line $LINENO"
 		heat "$mnt/big" 0 95 2 || fail "line $LINENO"
 		sleep 0.$((RANDOM % 10))$((RANDOM % 10))
 		umount "$mnt" || { fail "line $LINENO"; break; }
@@ -426,11 +500,12 @@ report "user writes first: relocation pauses while the filesystem fills" $rc
 rc=1
 if new_fs; then
 	rc=0
+	# Tuned while mounted with hot_move: tunables are refused without.
+	tune promote_temp=0x80000000 interval=1 || fail "line $LINENO"
 	mount -o remount,nohot_move,hot_track "$mnt" || fail "line $LINENO"
 	dd if=/dev/urandom of="$mnt/f" bs=1M count=8 status=none
 	sync
 	before=$("$where" "$mnt/f")
-	tune promote_temp=0x80000000 interval=1 || fail "line $LINENO"
 	heat "$mnt/f" 0 7 30 || fail "line $LINENO"
 	# As long as a hot_track pass and a run would take to move it.
 	sleep $window
@@ -535,7 +610,238 @@ elif new_fs; then
 fi
 [ -z "$spare" ] || report "$name" $rc
 
-# 13. The filesystem is consistent.
+# 13. Room for metadata on the fast device: metadata mirrored on the SSD
+# and the HDD (RAID1, mkfs's default for two devices) needs a stripe on the
+# SSD for each new metadata chunk.  Promotion filling the SSD at a high
+# watermark of 100 % leaves that room: small (inline) files then fill the
+# metadata chunks there are and more, new metadata chunks come, and the
+# filesystem stays writable.  The SSD is shrunk to 320 MiB first, so that
+# less hot data fills it.  (Without the room, promotion left 1 MiB of the
+# SSD unallocated, and writing the small files failed with ENOSPC.)
+small_files() {	# small_files DIR SYSFS_FILE BYTES: until SYSFS_FILE >= BYTES
+	python3 - "$@" <<'PY'
+import os, sys
+d, stat, want = sys.argv[1], sys.argv[2], int(sys.argv[3])
+os.makedirs(d, exist_ok=True)
+n = 0
+# Inline data and a 12 KiB extended attribute each: 14 KiB of metadata.
+while int(open(stat).read()) < want:
+    for _ in range(200):
+        path = '%s/%d' % (d, n)
+        with open(path, 'wb') as f:
+            f.write(os.urandom(2000))
+        os.setxattr(path, 'user.pad', os.urandom(12000))
+        n += 1
+    os.sync()
+    if n >= 100000:
+        sys.exit('%d files, %s still below %d' % (n, stat, want))
+print('# %d small files' % n)
+PY
+}
+rc=1
+if new_fs; then
+	rc=0
+	btrfs filesystem resize 2:320M "$mnt" >/dev/null || fail "line $LINENO"
+	huge_hot 320 || fail "line $LINENO"
+	tune demote_temp=0x50000000 promote_temp=0x60000000 interval=1 \
+	     high_watermark=100 low_watermark=99 batch_mb=4096 || fail "tune"
+	if fast_full; then
+		echo "# SSD $(stat_of ssd_used_bytes) of $(stat_of ssd_total_bytes) bytes," \
+		     "$(stat_of metadata_reserve_bytes 2>/dev/null) kept for metadata"
+		btrfs device usage -b "$mnt" | grep -E "^/|Unallocated" | paste - - |
+			sed 's/^/# /'
+		meta=$(dirname "$hm")/allocation/metadata
+		# 16 MiB more metadata used than there was room for: new chunks.
+		small_files "$mnt/small" "$meta/bytes_used" \
+			$(($(cat "$meta/total_bytes") + (16 << 20))) ||
+			fail "metadata did not grow"
+		touch "$mnt/after" && sync || fail "not writable"
+		grep "^[^ ]*  huge$" "$work/sums" > "$work/sums.13"
+		(cd "$mnt" && find small -type f -print0 | xargs -0 sha256sum) >> "$work/sums.13"
+		btrfs filesystem df "$mnt" | sed 's/^/# /'
+	else
+		fail "SSD not filled by promotion"
+	fi
+	verify sums.13 || fail "verify"
+	check_fs || fail "btrfs check"
+fi
+report "room for metadata on a full SSD" $rc
+
+# 14. A snapshot taken while promotion moves a file, with move_shared=0:
+# the file and the snapshot share their extents afterwards, whether a move
+# was checking, reading or marking the range when the snapshot was taken
+# (the sharing check before the extent lock alone let a move unshare what
+# the snapshot took meanwhile).  Rounds of snapshot, compare, delete,
+# until the file is all promoted; the snapshot's file keeps the contents.
+rc=1
+if new_fs; then
+	rc=0
+	btrfs subvolume create "$mnt/sub" >/dev/null || fail "line $LINENO"
+	dd if=/dev/urandom of="$mnt/sub/f" bs=1M count=128 status=none
+	sync
+	sums sub/f
+	sed 's| sub/f$| snap/f|' "$work/sums" > "$work/sums.snap"
+	# Read twice, it stays above 0x60000000 for minutes.
+	tune demote_temp=0x50000000 promote_temp=0x60000000 interval=1 \
+	     batch_mb=4096 || fail "line $LINENO"
+	heat "$mnt/sub/f" 0 127 2 || fail "line $LINENO"
+	ssd() { "$where" "$mnt/sub/f" | tr -cd S | wc -c; }
+	done_before=0 rounds=0
+	for round in $(seq 10); do
+		# Promotion goes on: more of the file on the SSD than before.
+		wait_for 120 eval '[ "$(ssd)" -gt $done_before ]' || break
+		btrfs subvolume snapshot -r "$mnt/sub" "$mnt/snap" >/dev/null ||
+			{ fail "snapshot"; break; }
+		rounds=$round
+		# The run that was moving ends, and one more.
+		runs=$(stat_of runs)
+		wait_for 120 eval '[ "$(stat_of runs)" -ge $((runs + 2)) ]' ||
+			fail "no runs after the snapshot"
+		extents "$mnt/sub/f" | cut -d' ' -f1-3 > "$work/ext.sub"
+		extents "$mnt/snap/f" | cut -d' ' -f1-3 > "$work/ext.snap"
+		if ! cmp -s "$work/ext.sub" "$work/ext.snap"; then
+			fail "round $round: extents unshared:" \
+			     "$(diff "$work/ext.snap" "$work/ext.sub" | grep -c '^>') of" \
+			     "$(wc -l < "$work/ext.snap")"
+			break
+		fi
+		(cd "$mnt" && sha256sum --quiet -c "$work/sums.snap") ||
+			{ fail "snapshot contents"; break; }
+		done_before=$(ssd)
+		btrfs subvolume delete "$mnt/snap" >/dev/null &&
+			btrfs subvolume sync "$mnt" >/dev/null || { fail "delete"; break; }
+		heat "$mnt/sub/f" 0 127 1 || fail "line $LINENO"
+		[ "$done_before" -ge 128 ] && break
+	done
+	echo "# $rounds rounds, $(ssd) MiB promoted, skipped" \
+	     "$(stat_of skipped_shared_bytes) shared bytes"
+	[ "$rounds" -ge 3 ] || fail "only $rounds rounds"
+	[ "$(stat_of skipped_shared_bytes)" -gt 0 ] || fail "nothing skipped as shared"
+	verify sums || fail "verify"
+	check_fs || fail "btrfs check"
+fi
+report "snapshot during promotion, move_shared=0: extents stay shared" $rc
+
+# uncompressed FILE: how many extents of FILE are not compressed.
+uncompressed() {
+	extents "$1" | {
+		n=0
+		while read -r _ _ _ flags; do
+			((0x$flags & 0x8)) || n=$((n + 1))
+		done
+		echo $n
+	}
+}
+
+# 16. Compressed extents stay compressed: a file written with
+# compress-force=zstd and one compressed with zlib by defrag -c, on a
+# filesystem mounted without compress now, are promoted, and every extent
+# is still compressed (FIEMAP_EXTENT_ENCODED) afterwards.  (Relocation
+# wrote them back uncompressed.)
+rc=1
+if new_fs; then
+	rc=0
+	# Compressible, not trivially: base64 of random bytes.
+	umount "$mnt" && do_mount hot_move,compress-force=zstd || fail "line $LINENO"
+	head -c 12M /dev/urandom | base64 | head -c 16M > "$mnt/z"
+	sync
+	umount "$mnt" && do_mount hot_move || fail "line $LINENO"
+	head -c 12M /dev/urandom | base64 | head -c 16M > "$mnt/d"
+	sync
+	btrfs filesystem defragment -czlib "$mnt/d" || fail "line $LINENO"
+	sync
+	for f in z d; do
+		[ "$(uncompressed "$mnt/$f")" = 0 ] || fail "$f not compressed to start with"
+	done
+	sums z d
+	# Buffered passes are slower: a lower threshold than for O_DIRECT.
+	tune promote_temp=0x70000000 interval=1 || fail "line $LINENO"
+	heat_buffered "$mnt/z" 0 15 30 || fail "line $LINENO"
+	heat_buffered "$mnt/d" 0 15 30 || fail "line $LINENO"
+	for f in z d; do
+		wait_for 60 on "$mnt/$f" "$(printf 'S%.0s' {1..16})" ||
+			fail "$f not promoted: $("$where" "$mnt/$f")"
+		n=$(uncompressed "$mnt/$f")
+		[ "$n" = 0 ] || fail "$f: $n extents uncompressed after the move"
+	done
+	verify sums || fail "verify"
+	check_fs || fail "btrfs check"
+	verify sums || fail "verify after remount"
+fi
+report "compressed extents stay compressed" $rc
+
+# 17. Errors are counted and logged: under a qgroup limit that leaves no
+# room, promoting a hot file fails with EDQUOT, which the errors and
+# last_error statistics and the kernel log show; once the limit is lifted,
+# the file is promoted.  (Relocation dropped the errors silently.)
+rc=1
+if new_fs; then
+	rc=0
+	btrfs quota enable "$mnt" && btrfs subvolume create "$mnt/q" >/dev/null ||
+		fail "line $LINENO"
+	dd if=/dev/urandom of="$mnt/q/f" bs=1M count=8 status=none
+	sync
+	btrfs quota rescan -w "$mnt" >/dev/null || fail "line $LINENO"
+	sums q/f
+	qid=$(btrfs subvolume show "$mnt/q" | awk '/Subvolume ID:/ { print $3 }')
+	rfer=$(btrfs qgroup show --raw "$mnt" | awk -v q="0/$qid" '$1 == q { print $2 }')
+	btrfs qgroup limit "$rfer" "$mnt/q" || fail "line $LINENO"
+	errors=$(stat_of errors)
+	tune promote_temp=0x84000000 interval=1 || fail "line $LINENO"
+	heat "$mnt/q/f" 0 7 30 || fail "line $LINENO"
+	if wait_for 60 eval '[ "$(stat_of errors)" -gt "$errors" ]'; then
+		[ "$(stat_of last_error)" = 122 ] ||
+			fail "last_error $(stat_of last_error), not EDQUOT (122)"
+		dmesg | grep -q "hot_move: promotion failed .*: -122" ||
+			fail "EDQUOT not logged"
+	else
+		fail "no error counted: errors $(stat_of errors 2>&1)"
+	fi
+	on "$mnt/q/f" "HHHHHHHH" || fail "moved beyond the limit"
+	btrfs qgroup limit none "$mnt/q" || fail "line $LINENO"
+	# Hot again: the failed attempts may have taken long.
+	heat "$mnt/q/f" 0 7 30 || fail "line $LINENO"
+	wait_for 60 on "$mnt/q/f" "SSSSSSSS" ||
+		fail "not promoted once the limit was lifted: $("$where" "$mnt/q/f")"
+	verify sums || fail "verify"
+	check_fs || fail "btrfs check"
+fi
+report "errors are counted and logged" $rc
+
+# 18. fsfreeze during a run: the freeze waits for one file at most, not
+# for the run, and the run goes on after the thaw.  One run has the
+# budget to promote all of the 256 MiB file: the freeze comes once the
+# first 1 MiB is on the SSD, and must find most of the file still on the
+# HDD.  (A run held freeze protection from start to end: the freeze
+# waited until the run had promoted the whole file.)
+rc=1
+if new_fs; then
+	rc=0
+	huge_hot 256 || fail "line $LINENO"
+	# The batch first: each write starts a run, this one with the batch.
+	tune batch_mb=4096 interval=1 demote_temp=0x50000000 \
+	     promote_temp=0x60000000 || fail "tune"
+	ssd() { "$where" "$mnt/huge" | tr -cd S | wc -c; }
+	if wait_for 120 eval '[ "$(ssd)" -gt 0 ]'; then
+		start=$SECONDS
+		fsfreeze -f "$mnt" || fail "freeze"
+		took=$((SECONDS - start))
+		fsfreeze -u "$mnt" || fail "thaw"
+		before=$(ssd)
+		echo "# froze in $took s, $before MiB on the SSD"
+		[ $took -le $((20 * timeout_scale)) ] || fail "the freeze took $took s"
+		[ "$before" -lt 128 ] || fail "the freeze waited for the run"
+		wait_for 120 eval '[ "$(ssd)" -gt $before ]' ||
+			fail "no promotion after the thaw"
+	else
+		fail "nothing promoted"
+	fi
+	verify sums || fail "verify"
+	check_fs || fail "btrfs check"
+fi
+report "fsfreeze during a run" $rc
+
+# 19. The filesystem is consistent.
 rc=1
 if mountpoint -q "$mnt" && umount "$mnt"; then
 	btrfs check --readonly "$hdd" >"$work/check.log" 2>&1 && rc=0
