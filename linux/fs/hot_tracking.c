@@ -672,6 +672,7 @@ void __hot_track_io(struct inode *inode, loff_t pos, u64 len, int rw)
 {
 	hot_track_record(inode, pos, len, rw == WRITE ? HOT_WRITE : HOT_READ);
 }
+EXPORT_SYMBOL_GPL(__hot_track_io);
 
 /**
  * __hot_track_writeback_folio() - record a folio that goes to disk

@@ -68,11 +68,19 @@
  */
 #define HOT_MOVE_FILL_DIRTY	SZ_32M
 
+/*
+ * Runs promotion waits at most after it fell back to rotational devices,
+ * before it tries again: the backoff doubles from one run up to this.
+ */
+#define HOT_MOVE_BACKOFF_MAX	64
+
 struct hot_move_usage {
 	u64 used;
 	u64 total;
 	u64 free;
 	u64 reserve;
+	unsigned int nr_nonrot;
+	unsigned int nr_rot;
 	bool rot;
 	bool nonrot;
 };
@@ -110,9 +118,11 @@ static u64 hot_move_free(struct btrfs_fs_info *fs_info,
 			continue;
 		if (btrfs_device_nonrot(device)) {
 			u->nonrot = true;
+			u->nr_nonrot++;
 			u->total += avail > reserve ? avail - reserve : 0;
 		} else {
 			u->rot = true;
+			u->nr_rot++;
 		}
 	}
 	mutex_unlock(&fs_devices->device_list_mutex);
@@ -151,6 +161,36 @@ static void hot_move_usage(struct btrfs_fs_info *fs_info,
 		}
 	}
 	up_read(&sinfo->groups_sem);
+}
+
+/*
+ * Whether relocation can run: both device classes are present, each with
+ * enough devices for a chunk of the data profile (two for RAID1 data), as
+ * chunks of one class take devices of that class only.  Logs once when
+ * the profile keeps relocation idle.  Called by the work item and by
+ * btrfs_hot_move_update(), never at the same time.
+ */
+static bool hot_move_can_run(struct btrfs_fs_info *fs_info,
+			     const struct hot_move_usage *u)
+{
+	struct btrfs_hot_move *hm = &fs_info->hot_move;
+	u64 profile = btrfs_data_alloc_profile(fs_info);
+	unsigned int devs_min =
+		btrfs_raid_array[btrfs_bg_flags_to_raid_index(profile)].devs_min;
+
+	if (!u->rot || !u->nonrot)
+		return false;
+	if (u->nr_nonrot >= devs_min && u->nr_rot >= devs_min) {
+		hm->profile_idle = false;
+		return true;
+	}
+	if (!hm->profile_idle)
+		btrfs_warn(fs_info,
+			   "hot_move: data profile %s needs %u devices of each class, there are %u non-rotational and %u rotational: relocation idle",
+			   btrfs_bg_type_to_raid_name(profile), devs_min,
+			   u->nr_nonrot, u->nr_rot);
+	hm->profile_idle = true;
+	return false;
 }
 
 /* Bytes relocation moved so far, @run_moved of them in the current run. */
@@ -241,16 +281,20 @@ static void hot_move_error(struct btrfs_fs_info *fs_info, const char *what,
 /*
  * Move [@start, @start + @len) of inode @ino of root @rootid to the class
  * @to_nonrot says, 1 MiB hot_track range by range, each muted while it
- * moves.  Returns the bytes moved; sets *@full if some of them did not
- * reach that class because it was full.  Holds freeze protection from the
- * inode lookup to its release: a freeze waits for one file at most, and
- * stops the run (the file is left alone if the freeze has begun).
+ * moves.  Returns the bytes moved there; sets *@full if the allocator put
+ * some of them on the other class because that one was full
+ * (&btrfs_hot_move.fallback, or .rot_fallback, grew): those bytes are not
+ * counted moved.
+ * Holds freeze protection from the inode lookup to its release: a freeze
+ * waits for one file at most, and stops the run (the file is left alone
+ * if the freeze has begun).
  */
 static u64 hot_move_file_range(struct btrfs_fs_info *fs_info, u64 rootid,
 			       u64 ino, u64 start, u64 len, bool to_nonrot,
 			       bool *full)
 {
 	struct btrfs_hot_move *hm = &fs_info->hot_move;
+	atomic64_t *fallbacks = to_nonrot ? &hm->fallback : &hm->rot_fallback;
 	struct btrfs_inode *inode;
 	struct btrfs_root *root;
 	u64 cur, next, moved = 0;
@@ -287,6 +331,7 @@ static u64 hot_move_file_range(struct btrfs_fs_info *fs_info, u64 rootid,
 			.move_shared = READ_ONCE(hm->move_shared),
 		};
 		u64 index = cur >> HOT_RANGE_SHIFT;
+		u64 fallback = atomic64_read(fallbacks);
 
 		if (hot_move_stopping(fs_info))
 			break;
@@ -294,13 +339,19 @@ static u64 hot_move_file_range(struct btrfs_fs_info *fs_info, u64 rootid,
 		hot_track_mute_range(&inode->vfs_inode, index, true);
 		ret = btrfs_hot_move_range(inode, cur, next - cur, &ctl);
 		hot_track_mute_range(&inode->vfs_inode, index, false);
-		moved += ctl.moved;
+		/*
+		 * Only this work item allocates for the fast devices; for the
+		 * slow ones, users' writes may have fallen back meanwhile too,
+		 * and then the slow devices are full all the same.
+		 */
+		fallback = atomic64_read(fallbacks) - fallback;
+		moved += ctl.moved - min(ctl.moved, fallback);
 		atomic64_add(ctl.skipped_shared, &hm->skipped_shared);
 		/* Read-only subvolumes are left alone, by design. */
 		if (ret < 0 && ret != -EROFS)
 			hot_move_error(fs_info, to_nonrot ? "promotion" : "demotion",
 				       rootid, ino, cur, ret);
-		if (ctl.left) {
+		if (fallback) {
 			*full = true;
 			break;
 		}
@@ -370,12 +421,18 @@ out:
 	return full;
 }
 
-/* A cold extent on the fast devices: who owns it and how hot it is. */
+/*
+ * A cold extent on the fast devices: who owns it and how hot it is.
+ * @root, @ino, @offset and @len give the file range of its first owner,
+ * spanning all the references of that file; @max_span is the most they
+ * may span: the extent's size on disk.
+ */
 struct hot_move_candidate {
 	u64 root;
 	u64 ino;
 	u64 offset;
 	u64 len;
+	u64 max_span;
 	u32 temp;
 	unsigned int owners;
 	bool internal;
@@ -385,18 +442,36 @@ static int hot_move_owner(u64 ino, u64 offset, u64 num_bytes, u64 root,
 			  void *ctx)
 {
 	struct hot_move_candidate *c = ctx;
+	u64 start, end;
 
 	/* Also owned by relocation's inode (a balance runs): leave it. */
 	if (!btrfs_is_fstree(root)) {
 		c->internal = true;
 		return BTRFS_ITERATE_EXTENT_INODES_STOP;
 	}
-	if (!c->owners++) {
+	if (!c->owners) {
+		c->owners = 1;
 		c->root = root;
 		c->ino = ino;
 		c->offset = offset;
 		c->len = num_bytes;
+		return 0;
 	}
+	/*
+	 * Another reference of the same file, as an overwrite in the middle
+	 * of the extent leaves: the same owner, whose range now spans both,
+	 * if that is no more than the extent held (a reflink within the file
+	 * elsewhere is another owner).  Moving that range moves both, and
+	 * the overwritten middle is on the rotational devices already.
+	 */
+	start = min(c->offset, offset);
+	end = max(c->offset + c->len, offset + num_bytes);
+	if (root == c->root && ino == c->ino && end - start <= c->max_span) {
+		c->offset = start;
+		c->len = end - start;
+		return 0;
+	}
+	c->owners++;
 	return 0;
 }
 
@@ -425,7 +500,7 @@ static int hot_move_candidate_cmp(const void *a, const void *b)
 
 /*
  * Find up to HOT_MOVE_CANDIDATES extents of the fast devices, owned by one
- * file range each (or any number with move_shared), colder than
+ * file each (or any number with move_shared), colder than
  * demote_temp, scanning from the cursor through the committed extent tree.
  * Returns how many, coldest first.
  */
@@ -437,14 +512,15 @@ static int hot_move_find_cold(struct btrfs_fs_info *fs_info,
 	bool move_shared = READ_ONCE(hm->move_shared);
 	struct btrfs_path *path;
 	struct btrfs_key key;
-	u64 *bytenrs;
+	struct btrfs_key *extents;
 	int nr = 0, scanned = 0;
 	bool wrapped = false;
 	int ret, i, n;
 
 	path = btrfs_alloc_path();
-	bytenrs = kmalloc_array(HOT_MOVE_CANDIDATES, sizeof(u64), GFP_KERNEL);
-	if (!path || !bytenrs) {
+	extents = kmalloc_array(HOT_MOVE_CANDIDATES, sizeof(*extents),
+				GFP_KERNEL);
+	if (!path || !extents) {
 		hot_move_error(fs_info, "scan for cold extents", 0, 0, 0,
 			       -ENOMEM);
 		goto out;
@@ -494,13 +570,13 @@ static int hot_move_find_cold(struct btrfs_fs_info *fs_info,
 				break;
 			if (key.type == BTRFS_EXTENT_ITEM_KEY &&
 			    key.objectid >= cursor)
-				bytenrs[n++] = key.objectid;
+				extents[n++] = key;
 			path->slots[0]++;
 		}
 		up_read(&fs_info->commit_root_sem);
 		btrfs_release_path(path);
 		if (n == HOT_MOVE_CANDIDATES)
-			hm->demote_cursor = bytenrs[n - 1] + 1;
+			hm->demote_cursor = extents[n - 1].objectid + 1;
 		else
 			hm->demote_cursor = btrfs_block_group_end(bg);
 		btrfs_put_block_group(bg);
@@ -513,7 +589,7 @@ static int hot_move_find_cold(struct btrfs_fs_info *fs_info,
 		/* Owners and temperatures. */
 		for (i = 0; i < n && nr < HOT_MOVE_CANDIDATES; i++) {
 			struct btrfs_backref_walk_ctx walk = {
-				.bytenr = bytenrs[i],
+				.bytenr = extents[i].objectid,
 				.ignore_extent_item_pos = true,
 				.fs_info = fs_info,
 			};
@@ -521,6 +597,7 @@ static int hot_move_find_cold(struct btrfs_fs_info *fs_info,
 
 			scanned++;
 			memset(c, 0, sizeof(*c));
+			c->max_span = extents[i].offset;
 			ret = iterate_extent_inodes(&walk, true, hot_move_owner, c);
 			/* Freed since the commit: no error. */
 			if (ret < 0 && ret != -ENOENT)
@@ -539,7 +616,7 @@ static int hot_move_find_cold(struct btrfs_fs_info *fs_info,
 	}
 	sort(cand, nr, sizeof(*cand), hot_move_candidate_cmp, NULL);
 out:
-	kfree(bytenrs);
+	kfree(extents);
 	btrfs_free_path(path);
 	return nr;
 }
@@ -577,11 +654,11 @@ static void hot_move_run(struct btrfs_fs_info *fs_info)
 	u64 batch = (u64)READ_ONCE(hm->batch_mb) << 20;
 	u32 high = READ_ONCE(hm->high_wm), low = READ_ONCE(hm->low_wm);
 	struct hot_move_usage u;
-	u64 high_bytes, margin;
+	u64 high_bytes, margin, promoted;
 
 	btrfs_update_block_groups_nonrot(fs_info);
 	hot_move_usage(fs_info, &u);
-	WRITE_ONCE(hm->active, u.rot && u.nonrot);
+	WRITE_ONCE(hm->active, hot_move_can_run(fs_info, &u));
 	atomic64_set(&hm->ssd_used, u.used);
 	atomic64_set(&hm->ssd_total, u.total);
 	atomic64_set(&hm->meta_reserve, u.reserve);
@@ -602,13 +679,32 @@ static void hot_move_run(struct btrfs_fs_info *fs_info)
 	}
 	if (u.free <= margin)
 		return;
-	/* After a fallback, wait until a batch has left the fast devices. */
-	if (hm->full_used && u.used + batch > hm->full_used)
+	/*
+	 * After a fallback, wait until a batch has left the fast devices or
+	 * the backoff is over, whichever comes first: the room a fallback
+	 * found missing may come back by other means (a deleted file, a
+	 * scrub that set a block group read-only for a while).
+	 */
+	if (hm->full_used && u.used + batch > hm->full_used &&
+	    ktime_get_ns() < hm->retry_at)
 		return;
 	hm->full_used = 0;
+	promoted = atomic64_read(&hm->promoted);
 	if (hot_move_promote(fs_info, min3(batch, high_bytes - u.used,
-					   u.free - margin), margin))
+					   u.free - margin), margin)) {
+		if (!hm->backoff)
+			btrfs_info(fs_info,
+				   "hot_move: non-rotational devices full at %llu of %llu bytes, promotion fell back to rotational ones",
+				   u.used, u.total);
 		hm->full_used = max_t(u64, u.used, 1);
+		hm->backoff = clamp_t(u32, hm->backoff * 2, 1,
+				      HOT_MOVE_BACKOFF_MAX);
+		hm->retry_at = ktime_get_ns() + (u64)hm->backoff *
+			       READ_ONCE(hm->interval) * NSEC_PER_SEC;
+	} else if (atomic64_read(&hm->promoted) != promoted) {
+		/* Promoted without a fallback: the fast devices had room. */
+		hm->backoff = 0;
+	}
 }
 
 /*
@@ -730,7 +826,11 @@ void btrfs_hot_move_update(struct btrfs_fs_info *fs_info)
 	/* Prefer rotational devices for data from now on. */
 	btrfs_update_block_groups_nonrot(fs_info);
 	hot_move_usage(fs_info, &u);
-	WRITE_ONCE(hm->active, u.rot && u.nonrot);
+	/* A new start: no fallback, backoff or warning from before. */
+	hm->full_used = 0;
+	hm->backoff = 0;
+	hm->profile_idle = false;
+	WRITE_ONCE(hm->active, hot_move_can_run(fs_info, &u));
 	hot_move_fill_mark(fs_info, true);
 	mutex_lock(&hm->lock);
 	WRITE_ONCE(hm->stopped, false);

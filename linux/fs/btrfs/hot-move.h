@@ -36,7 +36,7 @@ struct btrfs_hot_move_fill {
 
 /**
  * struct btrfs_hot_move - hot relocation state of a filesystem
- * @wq: the workqueue @work runs on (ordered, freezable), from
+ * @wq: the workqueue @work runs on (ordered, not freezable), from
  *	btrfs_init_workqueues() to btrfs_stop_all_workers().
  * @work: the relocation work item; runs every @interval seconds while the
  *	filesystem is mounted read-write with hot_move.
@@ -59,7 +59,17 @@ struct btrfs_hot_move_fill {
  *	at; only the work item uses it.
  * @full_used: data usage of the fast devices, in bytes, when a promotion
  *	last fell back to rotational ones; promotion waits until usage is a
- *	batch below it.  0 when it did not; only the work item uses it.
+ *	batch below it, or until @retry_at.  0 when it did not; only the
+ *	work item uses it.
+ * @retry_at: when promotion tries again after a fallback, in ns of
+ *	ktime_get_ns(); only the work item uses it.
+ * @backoff: runs (intervals) between that fallback and @retry_at: 1 after
+ *	a first fallback, doubled after each that follows a retry, up to
+ *	%HOT_MOVE_BACKOFF_MAX; 0 once a promotion run moved data without a
+ *	fallback.  Only the work item uses it.
+ * @profile_idle: relocation is idle because the devices of one class
+ *	cannot hold a chunk of the data profile (logged once when it
+ *	begins); only the work item uses it.
  * @fill: the free space at two moments, to tell whether users are filling
  *	the filesystem: @fill[0] starts the window hot_move_filling()
  *	measures over, @fill[1] is the next start; only the work item and
@@ -67,6 +77,12 @@ struct btrfs_hot_move_fill {
  * @runs: runs of the work item that found both device classes.
  * @promoted: bytes moved to non-rotational devices.
  * @demoted: bytes moved to rotational devices.
+ * @fallback: bytes that promotion asked the non-rotational devices for and
+ *	the allocator placed on rotational ones, for lack of room; counted by
+ *	find_free_extent(), the signal that the fast devices are full.
+ * @rot_fallback: the same for rotational devices, asked for by demotion
+ *	and by user writes alike while relocation is active: growing during
+ *	a demotion, it tells that the slow devices are full.
  * @skipped_shared: bytes of shared extents left in place.
  * @fill_pauses: runs paused, or stopped early, because users were filling
  *	the filesystem.
@@ -95,10 +111,15 @@ struct btrfs_hot_move {
 	bool move_shared;
 	u64 demote_cursor;
 	u64 full_used;
+	u64 retry_at;
+	u32 backoff;
+	bool profile_idle;
 	struct btrfs_hot_move_fill fill[2];
 	atomic64_t runs;
 	atomic64_t promoted;
 	atomic64_t demoted;
+	atomic64_t fallback;
+	atomic64_t rot_fallback;
 	atomic64_t skipped_shared;
 	atomic64_t fill_pauses;
 	atomic64_t ssd_used;

@@ -192,6 +192,12 @@ on() {		# on FILE PATTERN: btrfs_where's map of FILE matches PATTERN
 	[[ $("$where" "$1") == $2 ]]
 }
 fail() { echo "# $*"; rc=1; }
+# log_mark, then logged PATTERN: the kernel logged PATTERN since the mark.
+log_mark() {
+	mark="hot_move selftest mark $RANDOM$RANDOM"
+	echo "$mark" > /dev/kmsg
+}
+logged() { dmesg | sed -n "/$mark/,\$p" | grep -q "$1"; }
 report() {	# report NAME RC [MESSAGE]
 	[ "$2" = 0 ] && ktap_test_pass "$1" || ktap_test_fail "$1${3:+: $3}"
 }
@@ -227,7 +233,7 @@ fast_full() {
 }
 
 ktap_print_header
-ktap_set_plan 18
+ktap_set_plan 19
 [ -z "${bad_scale+set}" ] ||
 	echo "# HOT_TIMEOUT_SCALE=$bad_scale is not an integer from 1 to 1000: using 1"
 
@@ -329,11 +335,18 @@ fi
 report "placement persists across remount" $rc
 
 # 4. Demotion: above the high watermark the coldest data goes back until
-# usage is under the low watermark.
+# usage is under the low watermark, an extent split by an overwrite in its
+# middle too: two references of one file, not a shared extent.  (Demotion
+# took it for shared and left it on the SSD.)
 rc=1
 if mountpoint -q "$mnt"; then
 	rc=0
 	demoted=$(stat_of demoted_bytes)
+	dd if=/dev/urandom of="$mnt/hot" bs=4k count=1 seek=128 conv=notrunc \
+	   oflag=direct status=none || fail "line $LINENO"
+	sync
+	sums hot cold
+	cp "$work/sums" "$work/sums.2"
 	# Everything counts as cold now, and the 16 MiB are above 1%.
 	tune promote_temp=0xff000000 demote_temp=0xfe000000 interval=1 \
 	     low_watermark=0 high_watermark=1 || fail "line $LINENO"
@@ -431,11 +444,19 @@ report "unmount during relocation" $rc
 # (Moving 1 MiB ranges of larger extents keeps the old extents allocated
 # until all of them moved: that space shows as used in df.)
 rc=1
+log_mark
 if new_fs; then
 	rc=0
+	# small goes to the SSD first; deleted, it makes room below.
+	dd if=/dev/urandom of="$mnt/small" bs=1M count=16 status=none
+	sync
+	tune demote_temp=0x50000000 promote_temp=0x60000000 interval=1 ||
+		fail "tune"
+	heat "$mnt/small" 0 15 30 || fail "line $LINENO"
+	wait_for 60 on "$mnt/small" "$(printf 'S%.0s' {1..16})" ||
+		fail "small not promoted: $("$where" "$mnt/small")"
 	huge_hot || fail "line $LINENO"
-	tune demote_temp=0x50000000 promote_temp=0x60000000 interval=1 \
-	     high_watermark=100 low_watermark=99 batch_mb=4096 || fail "tune"
+	tune high_watermark=100 low_watermark=99 batch_mb=4096 || fail "tune"
 	full='[ "$(stat_of ssd_used_bytes)" -ge $(($(stat_of ssd_total_bytes) * 9 / 10)) ]'
 	# (Without a full SSD, or while promotion goes on, the fill below
 	# would test nothing and could take very long.)
@@ -457,6 +478,21 @@ if new_fs; then
 		rm -f "$mnt/fill"
 		sync
 	fi
+	verify sums || fail "verify"
+	[ "$(stat_of fallback_bytes)" -gt 0 ] || fail "no fallback counted"
+	logged "hot_move: non-rotational devices full" || fail "fallback not logged"
+	# Room comes back, less than a batch: small's 16 MiB, deleted.  A new
+	# file hotter than the rest of huge is promoted there once a retry
+	# comes.  (Promotion waited for a whole batch to leave the SSD, here
+	# 4 GiB: for ever.)
+	echo "# small: $("$where" "$mnt/small")"
+	rm -f "$mnt/small"
+	dd if=/dev/urandom of="$mnt/retry" bs=1M count=4 status=none
+	sync
+	sums huge retry
+	heat "$mnt/retry" 0 3 30 || fail "line $LINENO"
+	wait_for 180 on "$mnt/retry" SSSS ||
+		fail "no retry after the fallback: $("$where" "$mnt/retry")"
 	verify sums || fail "verify"
 fi
 report "full SSD: fallback, free space left, no early ENOSPC" $rc
@@ -788,12 +824,13 @@ if new_fs; then
 	rfer=$(btrfs qgroup show --raw "$mnt" | awk -v q="0/$qid" '$1 == q { print $2 }')
 	btrfs qgroup limit "$rfer" "$mnt/q" || fail "line $LINENO"
 	errors=$(stat_of errors)
+	log_mark
 	tune promote_temp=0x84000000 interval=1 || fail "line $LINENO"
 	heat "$mnt/q/f" 0 7 30 || fail "line $LINENO"
 	if wait_for 60 eval '[ "$(stat_of errors)" -gt "$errors" ]'; then
 		[ "$(stat_of last_error)" = 122 ] ||
 			fail "last_error $(stat_of last_error), not EDQUOT (122)"
-		dmesg | grep -q "hot_move: promotion failed .*: -122" ||
+		logged "hot_move: promotion failed .*: -122" ||
 			fail "EDQUOT not logged"
 	else
 		fail "no error counted: errors $(stat_of errors 2>&1)"
@@ -842,7 +879,29 @@ if new_fs; then
 fi
 report "fsfreeze during a run" $rc
 
-# 19. The filesystem is consistent.
+# 19. A data profile the fast devices cannot hold alone, RAID1 data on one
+# SSD and one HDD: relocation is idle and says why, once, rather than
+# rewrite hot ranges onto the HDD again and again; converted to single, it
+# runs again.  (It said it was active, and every promotion fell back.)
+rc=1
+log_mark
+if new_fs -d raid1; then
+	rc=0
+	tune interval=1 || fail "tune"
+	[ "$(stat_of active)" = 0 ] || fail "active with RAID1 data on one SSD"
+	logged "hot_move: data profile raid1 needs 2 devices of each class" ||
+		fail "idle relocation not logged"
+	btrfs balance start -dconvert=single "$mnt" >/dev/null 2>&1 ||
+		fail "balance"
+	wait_for 30 eval '[ "$(stat_of active)" = 1 ]' ||
+		fail "still idle with single data"
+	[ "$(dmesg | sed -n "/$mark/,\$p" | grep -c "hot_move: data profile")" = 1 ] ||
+		fail "logged more than once"
+	check_fs || fail "btrfs check"
+fi
+report "a data profile the fast devices cannot hold" $rc
+
+# 20. The filesystem is consistent.
 rc=1
 if mountpoint -q "$mnt" && umount "$mnt"; then
 	btrfs check --readonly "$hdd" >"$work/check.log" 2>&1 && rc=0

@@ -743,6 +743,19 @@ static int direct_reads(const char *path, char *buf, off_t off, int n)
 }
 
 /*
+ * Make @fd a 64 MiB file of holes with an unwritten (fallocated) extent of
+ * 8 MiB at 32 MiB, where the filesystem has them.  Return 0 or -1.
+ */
+static int make_sparse(int fd)
+{
+	if (ftruncate(fd, 64 * MiB))
+		return -1;
+	if (fallocate(fd, 0, 32 * MiB, 8 * MiB) && errno != EOPNOTSUPP)
+		return -1;
+	return 0;
+}
+
+/*
  * Only what goes to the device counts: direct reads of holes and of
  * unwritten (fallocated) extents read zeroes without I/O and make no item,
  * however many and wherever (an unprivileged user could otherwise fill
@@ -753,14 +766,10 @@ TEST_F(hot, direct_reads_of_holes_do_not_count)
 	struct hot_heat_info info;
 	unsigned int i, reads;
 	struct stat st;
-	int dfd, ret;
+	int dfd;
 	char *big;
 
-	ASSERT_EQ(0, ftruncate(self->fd, 64 * MiB));
-	ret = fallocate(self->fd, 0, 32 * MiB, 8 * MiB);
-	if (ret && errno == EOPNOTSUPP)
-		ret = 0;
-	ASSERT_EQ(0, ret);
+	ASSERT_EQ(0, make_sparse(self->fd));
 	ASSERT_EQ(0, fstat(self->fd, &st));
 	dfd = open(self->path, O_RDONLY | O_DIRECT);
 	ASSERT_LE(0, dfd);
@@ -799,6 +808,112 @@ TEST_F(hot, direct_reads_of_holes_do_not_count)
 	close(dfd);
 	if (getenv("HOT_TRACK_DEBUGFS"))
 		EXPECT_EQ(2, debugfs_count_ranges(st.st_ino));
+}
+
+/*
+ * As user nobody, on @fd (a file nobody owns): make the file as sparse as
+ * the filesystem allows, from 4 PiB down to 4 GiB, and read 4 KiB, buffered
+ * and direct, at 256 places spread over it.  Return 0, -errno, or
+ * -CHILD_SETUP.
+ */
+static int sparse_reads_as_nobody(int fd)
+{
+	int status, dfd, i, ret = 0;
+	off_t size, step;
+	char path[64];
+	pid_t pid;
+	char *buf;
+
+	pid = fork();
+	if (pid < 0)
+		return -CHILD_SETUP;
+	if (!pid) {
+		if (setgroups(0, NULL) || setresgid(NOBODY, NOBODY, NOBODY) ||
+		    setresuid(NOBODY, NOBODY, NOBODY))
+			_exit(CHILD_SETUP);
+		for (size = 1LL << 52; ftruncate(fd, size); size /= 2)
+			if ((errno != EFBIG && errno != EINVAL) ||
+			    size == 1LL << 32)
+				_exit(errno);
+		step = size / 256;
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+		dfd = open(path, O_RDONLY | O_DIRECT);
+		buf = aligned_alloc(PG, PG);
+		if (dfd < 0 || !buf)
+			_exit(CHILD_SETUP);
+		errno = 0;
+		for (i = 0; i < 256 && !ret; i++) {
+			if (pread(fd, buf, PG, i * step) != PG ||
+			    pread(dfd, buf, PG, i * step + step / 2) != PG)
+				ret = errno ? errno : EIO;
+		}
+		_exit(ret);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -CHILD_SETUP;
+	return -WEXITSTATUS(status);
+}
+
+/*
+ * Buffered reads count only what bios carry too: reads and page faults
+ * over holes and unwritten extents, which read zeroes without I/O, make no
+ * item.  An unprivileged user reading a sparse file of their own across
+ * petabytes makes none either, and memory does not grow.
+ */
+TEST_F(hot, buffered_reads_of_holes_do_not_count)
+{
+	bool debugfs = getenv("HOT_TRACK_DEBUGFS");
+	long long ranges = -1, mem = -1;
+	struct hot_heat_info info;
+	struct stat st;
+	unsigned int i;
+	char *map;
+	int ret;
+
+	ASSERT_EQ(0, make_sparse(self->fd));
+	ASSERT_EQ(0, fstat(self->fd, &st));
+	for (i = 0; i < 64; i++)
+		ASSERT_EQ(PG, pread(self->fd, self->buf, PG, i * MiB));
+	ASSERT_EQ(0, posix_fadvise(self->fd, 0, 0, POSIX_FADV_DONTNEED));
+	map = mmap(NULL, 64 * MiB, PROT_READ, MAP_SHARED, self->fd, 0);
+	ASSERT_NE(MAP_FAILED, map);
+	for (i = 0; i < 64; i++)
+		ASSERT_EQ(0, map[i * MiB + 100]);
+	munmap(map, 64 * MiB);
+	EXPECT_EQ(-ENODATA, heat(self->fd, &info, 0));
+
+	/* Data in the first range, out of the page cache: its read counts. */
+	ASSERT_EQ(PG, pwrite(self->fd, self->buf, PG, 0));
+	ASSERT_EQ(0, fsync(self->fd));
+	ASSERT_EQ(0, posix_fadvise(self->fd, 0, 0, POSIX_FADV_DONTNEED));
+	ASSERT_EQ(64 * KiB, pread(self->fd, self->buf, 64 * KiB, 0));
+	ASSERT_EQ(0, heat(self->fd, &info, 0));
+	EXPECT_EQ(1, info.num_reads);
+	if (debugfs)
+		EXPECT_EQ(1, debugfs_count_ranges(st.st_ino));
+
+	/* The unprivileged reproducer, on a file of its own. */
+	ASSERT_EQ(0, ftruncate(self->fd, 0));
+	ASSERT_EQ(0, fchown(self->fd, NOBODY, NOBODY));
+	if (debugfs) {
+		ranges = stats_value("ranges");
+		mem = stats_value("mem");
+	}
+	ret = sparse_reads_as_nobody(self->fd);
+	if (ret == -CHILD_SETUP)
+		SKIP(return, "could not read as user nobody");
+	ASSERT_EQ(0, ret);
+	ASSERT_EQ(0, fstat(self->fd, &st));
+	EXPECT_LE(1LL << 32, (long long)st.st_size);
+	/* Only the heat from before the truncate, none for the holes. */
+	ASSERT_EQ(0, heat(self->fd, &info, 0));
+	EXPECT_EQ(1, info.num_reads);
+	if (debugfs) {
+		EXPECT_GE(1, debugfs_count_ranges(st.st_ino));
+		/* Other files' items may go meanwhile, never come. */
+		EXPECT_GE(ranges, stats_value("ranges"));
+		EXPECT_GE(mem, stats_value("mem"));
+	}
 }
 
 /* Why the update worker cannot be tested here, or NULL if it can. */
