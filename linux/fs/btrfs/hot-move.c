@@ -21,8 +21,8 @@
  *   from the heat map, because idle items age out of the heat map.
  *
  * Relocation I/O is muted for hot data tracking (hot_track_mute_range()):
- * moving data must not make it look hot.  Each run moves at most batch_mb
- * MiB each way.
+ * moving data must not make it look hot.  Each run moves at most batch_bytes
+ * each way.
  */
 
 #include <linux/hot_tracking.h>
@@ -129,9 +129,15 @@ static u64 hot_move_free(struct btrfs_fs_info *fs_info,
 	if (!sinfo)
 		return free;
 
+	/*
+	 * Pinned bytes were freed in the running transaction and are free
+	 * again at its commit, which the allocator forces when it needs them:
+	 * users overwriting their files do not fill the filesystem.
+	 */
 	spin_lock(&sinfo->lock);
-	free += sinfo->total_bytes - min(sinfo->total_bytes,
-					 btrfs_space_info_used(sinfo, true));
+	free += sinfo->total_bytes -
+		min(sinfo->total_bytes, btrfs_space_info_used(sinfo, true) -
+					sinfo->bytes_pinned);
 	spin_unlock(&sinfo->lock);
 	return free;
 }
@@ -347,8 +353,8 @@ static u64 hot_move_file_range(struct btrfs_fs_info *fs_info, u64 rootid,
 		fallback = atomic64_read(fallbacks) - fallback;
 		moved += ctl.moved - min(ctl.moved, fallback);
 		atomic64_add(ctl.skipped_shared, &hm->skipped_shared);
-		/* Read-only subvolumes are left alone, by design. */
-		if (ret < 0 && ret != -EROFS)
+		/* Read-only subvolumes and swap files are left alone. */
+		if (ret < 0 && ret != -EROFS && ret != -ETXTBSY)
 			hot_move_error(fs_info, to_nonrot ? "promotion" : "demotion",
 				       rootid, ino, cur, ret);
 		if (fallback) {
@@ -651,7 +657,7 @@ static void hot_move_demote(struct btrfs_fs_info *fs_info, u64 budget)
 static void hot_move_run(struct btrfs_fs_info *fs_info)
 {
 	struct btrfs_hot_move *hm = &fs_info->hot_move;
-	u64 batch = (u64)READ_ONCE(hm->batch_mb) << 20;
+	u64 batch = READ_ONCE(hm->batch_bytes);
 	u32 high = READ_ONCE(hm->high_wm), low = READ_ONCE(hm->low_wm);
 	struct hot_move_usage u;
 	u64 high_bytes, margin, promoted;
@@ -779,7 +785,7 @@ void btrfs_hot_move_init(struct btrfs_fs_info *fs_info)
 	hm->interval = BTRFS_HOT_MOVE_INTERVAL;
 	hm->high_wm = BTRFS_HOT_MOVE_HIGH_WM;
 	hm->low_wm = BTRFS_HOT_MOVE_LOW_WM;
-	hm->batch_mb = BTRFS_HOT_MOVE_BATCH_MB;
+	hm->batch_bytes = BTRFS_HOT_MOVE_BATCH_BYTES;
 }
 
 /**

@@ -19,8 +19,8 @@ struct btrfs_fs_info;
 #define BTRFS_HOT_MOVE_INTERVAL_MAX	3600
 #define BTRFS_HOT_MOVE_HIGH_WM		90
 #define BTRFS_HOT_MOVE_LOW_WM		75
-#define BTRFS_HOT_MOVE_BATCH_MB		64
-#define BTRFS_HOT_MOVE_BATCH_MB_MAX	4096
+#define BTRFS_HOT_MOVE_BATCH_BYTES	SZ_64M
+#define BTRFS_HOT_MOVE_BATCH_BYTES_MAX	SZ_4G
 
 /**
  * struct btrfs_hot_move_fill - the free data space at one moment
@@ -53,7 +53,7 @@ struct btrfs_hot_move_fill {
  *	cold data moves back, and up to which hot data moves there.
  * @low_wm: percentage demotion brings the usage back under; < @high_wm;
  *	0 demotes every cold range.
- * @batch_mb: MiB moved per run and direction at most.
+ * @batch_bytes: bytes moved per run and direction at most.
  * @move_shared: also move extents shared with other files or snapshots.
  * @demote_cursor: logical address the next scan for cold extents starts
  *	at; only the work item uses it.
@@ -107,7 +107,7 @@ struct btrfs_hot_move {
 	u32 interval;
 	u32 high_wm;
 	u32 low_wm;
-	u32 batch_mb;
+	u64 batch_bytes;
 	bool move_shared;
 	u64 demote_cursor;
 	u64 full_used;

@@ -40,6 +40,7 @@ cleanup() {
 	local i
 	jobs -p | xargs -r kill 2>/dev/null
 	wait
+	[ -e "$mnt/swap" ] && swapoff "$mnt/swap" 2>/dev/null
 	mountpoint -q "$mnt" && umount "$mnt"
 	for l in "${loops[@]}"; do losetup -d "$l"; done
 	rm -rf "$work"
@@ -192,6 +193,15 @@ on() {		# on FILE PATTERN: btrfs_where's map of FILE matches PATTERN
 	[[ $("$where" "$1") == $2 ]]
 }
 fail() { echo "# $*"; rc=1; }
+# have TOOL...: all of them are there, for a case that needs them.
+have() {
+	local t
+
+	for t in "$@"; do
+		command -v "$t" >/dev/null || { missing=$t; return 1; }
+	done
+}
+missing=
 # log_mark, then logged PATTERN: the kernel logged PATTERN since the mark.
 log_mark() {
 	mark="hot_move selftest mark $RANDOM$RANDOM"
@@ -233,7 +243,7 @@ fast_full() {
 }
 
 ktap_print_header
-ktap_set_plan 19
+ktap_set_plan 25
 [ -z "${bad_scale+set}" ] ||
 	echo "# HOT_TIMEOUT_SCALE=$bad_scale is not an integer from 1 to 1000: using 1"
 
@@ -262,7 +272,9 @@ if new_fs; then
 	mount -o remount,hot_move "$mnt" || fail "remount hot_move"
 	[ "$(stat_of active)" = 1 ] || fail "not active after remount"
 	# Out of bounds or out of order: EINVAL, and nothing changes.
-	for bad in interval=0 interval=3601 batch_mb=0 high_watermark=101 \
+	for bad in interval=0 interval=3601 batch_bytes=1048575 \
+		   batch_bytes=4294967297 promote_temp=0x100000000 \
+		   high_watermark=101 \
 		   low_watermark=-1 high_watermark=75 low_watermark=90 \
 		   promote_temp=0x68000000 demote_temp=0x90000000 move_shared=2 \
 		   interval=x; do
@@ -428,7 +440,7 @@ if new_fs; then
 	for i in $(seq 6); do
 		# Read twice, it stays above 0x60000000 for minutes.
 		tune demote_temp=0x50000000 promote_temp=0x60000000 interval=1 \
-		     batch_mb=4096 || fail "line $LINENO"
+		     batch_bytes=4294967296 || fail "line $LINENO"
 		heat "$mnt/big" 0 95 2 || fail "line $LINENO"
 		sleep 0.$((RANDOM % 10))$((RANDOM % 10))
 		umount "$mnt" || { fail "line $LINENO"; break; }
@@ -456,7 +468,8 @@ if new_fs; then
 	wait_for 60 on "$mnt/small" "$(printf 'S%.0s' {1..16})" ||
 		fail "small not promoted: $("$where" "$mnt/small")"
 	huge_hot || fail "line $LINENO"
-	tune high_watermark=100 low_watermark=99 batch_mb=4096 || fail "tune"
+	tune high_watermark=100 low_watermark=99 batch_bytes=4294967296 ||
+		fail "tune"
 	full='[ "$(stat_of ssd_used_bytes)" -ge $(($(stat_of ssd_total_bytes) * 9 / 10)) ]'
 	# (Without a full SSD, or while promotion goes on, the fill below
 	# would test nothing and could take very long.)
@@ -507,7 +520,7 @@ if new_fs; then
 	rc=0
 	huge_hot || fail "line $LINENO"
 	tune demote_temp=0x50000000 promote_temp=0x60000000 interval=1 \
-	     batch_mb=16 || fail "tune"
+	     batch_bytes=16777216 || fail "tune"
 	if ! wait_for 60 eval '[ "$(stat_of promoted_bytes)" -gt 0 ]'; then
 		fail "nothing promoted"
 	else
@@ -605,6 +618,18 @@ if new_fs; then
 fi
 report "balance while hot_move runs" $rc
 
+# promoted_hot FILE: a new 32 MiB FILE (in $mnt), its sums taken, its first
+# 16 MiB made hot and promoted, at promote_temp 0x84000000 and a run every
+# second.
+promoted_hot() {
+	dd if=/dev/urandom of="$1" bs=1M count=32 status=none && sync &&
+		sums "${1#"$mnt"/}" || return 1
+	tune promote_temp=0x84000000 interval=1 && heat "$1" 0 15 30 ||
+		return 1
+	wait_for 30 on "$1" "$(printf 'S%.0s' {1..16})*" ||
+		{ echo "# not promoted: $("$where" "$1")"; return 1; }
+}
+
 # 12. Device replace while hot_move runs: the fast device is replaced by
 # another and back while relocation runs every second (each run looks at
 # the devices of the chunks, which replace swaps, then frees the old one:
@@ -622,13 +647,7 @@ if [ -z "$spare" ]; then
 	ktap_test_skip "$name: no spare device (HOT_MOVE_SPARE)"
 elif new_fs; then
 	rc=0
-	dd if=/dev/urandom of="$mnt/hot" bs=1M count=32 status=none
-	sync
-	sums hot
-	tune promote_temp=0x84000000 interval=1 || fail "line $LINENO"
-	heat "$mnt/hot" 0 15 30 || fail "line $LINENO"
-	wait_for 30 on "$mnt/hot" "$(printf 'S%.0s' {1..16})*" ||
-		fail "not promoted: $("$where" "$mnt/hot")"
+	promoted_hot "$mnt/hot" || fail "line $LINENO"
 	runs=$(stat_of runs)
 	replace "$ssd" "$spare" || fail "replace"
 	[ "$(stat_of runs)" -gt "$runs" ] || echo "# no run during the replace"
@@ -680,7 +699,8 @@ if new_fs; then
 	btrfs filesystem resize 2:320M "$mnt" >/dev/null || fail "line $LINENO"
 	huge_hot 320 || fail "line $LINENO"
 	tune demote_temp=0x50000000 promote_temp=0x60000000 interval=1 \
-	     high_watermark=100 low_watermark=99 batch_mb=4096 || fail "tune"
+	     high_watermark=100 low_watermark=99 batch_bytes=4294967296 ||
+		fail "tune"
 	if fast_full; then
 		echo "# SSD $(stat_of ssd_used_bytes) of $(stat_of ssd_total_bytes) bytes," \
 		     "$(stat_of metadata_reserve_bytes 2>/dev/null) kept for metadata"
@@ -719,7 +739,7 @@ if new_fs; then
 	sed 's| sub/f$| snap/f|' "$work/sums" > "$work/sums.snap"
 	# Read twice, it stays above 0x60000000 for minutes.
 	tune demote_temp=0x50000000 promote_temp=0x60000000 interval=1 \
-	     batch_mb=4096 || fail "line $LINENO"
+	     batch_bytes=4294967296 || fail "line $LINENO"
 	heat "$mnt/sub/f" 0 127 2 || fail "line $LINENO"
 	ssd() { "$where" "$mnt/sub/f" | tr -cd S | wc -c; }
 	done_before=0 rounds=0
@@ -857,7 +877,7 @@ if new_fs; then
 	rc=0
 	huge_hot 256 || fail "line $LINENO"
 	# The batch first: each write starts a run, this one with the batch.
-	tune batch_mb=4096 interval=1 demote_temp=0x50000000 \
+	tune batch_bytes=4294967296 interval=1 demote_temp=0x50000000 \
 	     promote_temp=0x60000000 || fail "tune"
 	ssd() { "$where" "$mnt/huge" | tr -cd S | wc -c; }
 	if wait_for 120 eval '[ "$(ssd)" -gt 0 ]'; then
@@ -901,7 +921,285 @@ if new_fs -d raid1; then
 fi
 report "a data profile the fast devices cannot hold" $rc
 
-# 20. The filesystem is consistent.
+# 20. A balance keeps the placement: every data block group relocated,
+# twice, with no relocation run that could promote again, and the hot
+# file is still on the SSD, the cold one on the HDD.  (Balance rewrote
+# data with the default preference: the hot file went back to the HDD.)
+S16=$(printf 'S%.0s' {1..16})
+H16=$(printf 'H%.0s' {1..16})
+rc=1
+if new_fs; then
+	rc=0
+	dd if=/dev/urandom of="$mnt/hot" bs=1M count=16 status=none
+	dd if=/dev/urandom of="$mnt/cold" bs=1M count=16 status=none
+	sync
+	sums hot cold
+	tune promote_temp=0x84000000 interval=1 || fail "line $LINENO"
+	heat "$mnt/hot" 0 15 30 || fail "line $LINENO"
+	wait_for 30 on "$mnt/hot" "$S16" ||
+		fail "not promoted: $("$where" "$mnt/hot")"
+	# Nothing is that hot: no more promotion.
+	tune promote_temp=0xffffffff || fail "line $LINENO"
+	wait_idle 60 || fail "relocation did not stop"
+	promoted=$(stat_of promoted_bytes)
+	extents "$mnt/hot" > "$work/ext.before"
+	for i in 1 2; do
+		btrfs balance start -d "$mnt" >"$work/balance.log" 2>&1 ||
+			{ cat "$work/balance.log"; fail "balance $i"; }
+	done
+	extents "$mnt/hot" | cmp -s - "$work/ext.before" &&
+		fail "the balance did not relocate the hot file"
+	on "$mnt/hot" "$S16" ||
+		fail "balance moved the hot file: $("$where" "$mnt/hot")"
+	on "$mnt/cold" "$H16" ||
+		fail "balance moved the cold file: $("$where" "$mnt/cold")"
+	[ "$(stat_of promoted_bytes)" = "$promoted" ] || fail "promoted again"
+	verify sums || fail "verify"
+	check_fs || fail "btrfs check"
+fi
+report "a balance keeps the placement" $rc
+
+# 21. Device remove while hot_move runs: a hot file promoted, a second fast
+# device added, and the first fast device removed while relocation runs
+# every second: the file moves to the other fast device (the removal
+# relocates it, keeping its class), keeps its contents, and promotion goes
+# on after.  Then the first comes back and the second goes, with the same
+# result.  (The removal rewrote the file onto the HDD.)
+name="device remove while hot_move runs"
+rc=1
+if [ -z "$spare" ]; then
+	ktap_test_skip "$name: no spare device (HOT_MOVE_SPARE)"
+elif new_fs; then
+	rc=0
+	promoted_hot "$mnt/hot" || fail "line $LINENO"
+	echo 0 > "$(queue "$spare")/rotational" &&
+		btrfs device add -f "$spare" "$mnt" >/dev/null || fail "add"
+	runs=$(stat_of runs)
+	btrfs device remove "$ssd" "$mnt" || fail "remove"
+	[ "$(stat_of runs)" -gt "$runs" ] || echo "# no run during the removal"
+	on "$mnt/hot" "$S16*" ||
+		fail "placement lost with the device: $("$where" "$mnt/hot")"
+	verify sums || fail "verify after remove"
+	heat "$mnt/hot" 16 31 30 || fail "line $LINENO"
+	wait_for 30 on "$mnt/hot" "$S16$S16" ||
+		fail "not promoted after the removal: $("$where" "$mnt/hot")"
+	set_classes && btrfs device add -f "$ssd" "$mnt" >/dev/null &&
+		btrfs device remove "$spare" "$mnt" || fail "add and remove back"
+	on "$mnt/hot" "$S16$S16" ||
+		fail "placement lost with the second device: $("$where" "$mnt/hot")"
+	verify sums || fail "verify after remove back"
+	check_fs || fail "btrfs check"
+fi
+[ -z "$spare" ] || report "$name" $rc
+
+# 22. Scrub while hot_move runs: scrubs one after another while a 128 MiB
+# hot file is promoted 8 MiB per run, until 32 MiB more are promoted (a
+# scrub holds each block group read-only while it checks it, so a
+# promotion may fall back and back off): each scrub is clean, and once they
+# end the whole file gets to the SSD, unchanged.
+rc=1
+if new_fs; then
+	rc=0
+	huge_hot 128 || fail "line $LINENO"
+	ssd() { "$where" "$mnt/huge" | tr -cd S | wc -c; }
+	tune demote_temp=0x50000000 promote_temp=0x60000000 interval=1 \
+	     batch_bytes=8388608 || fail "tune"
+	scrubs=0 promoted=$(stat_of promoted_bytes) errors=$(stat_of errors)
+	end=$((SECONDS + 300 * timeout_scale))
+	while [ "$(stat_of promoted_bytes)" -lt $((promoted + (32 << 20))) ]; do
+		if [ $SECONDS -ge $end ]; then
+			fail "promotion stalled: $(ssd) MiB after $scrubs scrubs"
+			break
+		fi
+		if ! btrfs scrub start -B "$mnt" >"$work/scrub.log" 2>&1 ||
+		   ! grep -q "Error summary: *no errors found" "$work/scrub.log"; then
+			cat "$work/scrub.log"
+			fail "scrub $scrubs"
+			break
+		fi
+		scrubs=$((scrubs + 1))
+	done
+	echo "# $scrubs scrubs while $(ssd) MiB were promoted," \
+	     "$(stat_of fallback_bytes) bytes fell back"
+	# Hot again: the scrubs may have taken long on a slow machine.
+	heat "$mnt/huge" 0 127 1 || fail "line $LINENO"
+	wait_for 300 eval '[ "$(ssd)" = 128 ]' ||
+		fail "not promoted: $("$where" "$mnt/huge")"
+	[ "$(stat_of errors)" = "$errors" ] ||
+		fail "errors: $(stat_of errors), last $(stat_of last_error)"
+	verify sums || fail "verify"
+	check_fs || fail "btrfs check"
+fi
+report "scrub while hot_move runs" $rc
+
+# 23. NODATACOW and preallocated files: a file with the No_COW attribute,
+# and a file preallocated with fallocate and half written, are promoted
+# where they hold data, their contents unchanged (read from disk).  The
+# first keeps No_COW, and an overwrite after the move stays in place; the
+# unwritten half of the second stays unwritten (FIEMAP) and reads as zeros.
+rc=1
+name="NODATACOW and preallocated files"
+if ! have chattr lsattr fallocate cmp; then
+	ktap_test_skip "$name: no $missing"
+elif new_fs; then
+	rc=0
+	touch "$mnt/nocow" && chattr +C "$mnt/nocow" || fail "chattr"
+	dd if=/dev/urandom of="$mnt/nocow" bs=1M count=16 conv=notrunc status=none
+	fallocate -l 16M "$mnt/pre" || fail "fallocate"
+	dd if=/dev/urandom of="$mnt/pre" bs=1M count=8 conv=notrunc status=none
+	sync
+	sums nocow pre
+	tune promote_temp=0x84000000 interval=1 || fail "line $LINENO"
+	heat "$mnt/nocow" 0 15 30 || fail "line $LINENO"
+	heat "$mnt/pre" 0 7 30 || fail "line $LINENO"
+	wait_for 60 on "$mnt/nocow" "$S16" ||
+		fail "nocow not promoted: $("$where" "$mnt/nocow")"
+	wait_for 60 on "$mnt/pre" "SSSSSSSSHHHHHHHH" ||
+		fail "pre not promoted: $("$where" "$mnt/pre")"
+	echo 3 > /proc/sys/vm/drop_caches
+	verify sums || fail "verify after the moves"
+	lsattr "$mnt/nocow" | grep -q "^[^ ]*C" || fail "No_COW lost"
+	before=$(extents "$mnt/nocow" | head -1)
+	dd if=/dev/urandom of="$mnt/nocow" bs=4k count=1 conv=notrunc,fsync status=none
+	[ "$(extents "$mnt/nocow" | head -1)" = "$before" ] ||
+		fail "overwrite not in place: $before, $(extents "$mnt/nocow" | head -1)"
+	# Written extents end by 8 MiB; FIEMAP_EXTENT_UNWRITTEN (0x800) after.
+	extents "$mnt/pre" > "$work/ext.pre"
+	while read -r log _ len flags; do
+		((0x$log + 0x$len <= 8 << 20 || 0x$flags & 0x800)) ||
+			fail "written at 0x$log: $(tr '\n' ';' < "$work/ext.pre")"
+	done < "$work/ext.pre"
+	cmp -n $((8 << 20)) -i $((8 << 20)):0 "$mnt/pre" /dev/zero ||
+		fail "unwritten half not zeros"
+	sums nocow pre
+	echo 3 > /proc/sys/vm/drop_caches
+	verify sums || fail "verify"
+	check_fs || fail "btrfs check"
+fi
+[ -n "$missing" ] || report "$name" $rc
+missing=
+
+# 24. Writes while hot_move moves a file: buffered and mmap writes, hole
+# punches and truncations (down, then back up) at random places of a hot
+# 64 MiB file, fsynced now and then, from before relocation may promote
+# it (4 MiB per run) until it has promoted 16 MiB: the file then holds
+# exactly what was written (a model kept in memory), scrub and check are
+# clean.
+churn() {	# churn FILE STAT BYTES: until STAT >= BYTES; prints the sha256
+	python3 - "$@" "$((300 * timeout_scale))" <<'PY'
+import ctypes, hashlib, mmap, os, random, sys, time
+path, stat, want, limit = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+libc = ctypes.CDLL(None, use_errno=True)
+libc.fallocate.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_long, ctypes.c_long]
+PUNCH = 0x02 | 0x01	# FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE
+with open(path, 'rb') as f:
+    model = bytearray(f.read())
+size = len(model)
+fd = os.open(path, os.O_RDWR)
+rng = random.Random(20261124)
+end = time.monotonic() + limit
+ops = [0] * 4
+while int(open(stat).read()) < want:
+    if time.monotonic() > end:
+        sys.exit('promotion did not go on: %s of %d bytes' %
+                 (open(stat).read().strip(), want))
+    op = rng.randrange(4)
+    off = rng.randrange(0, size >> 12) << 12
+    n = min(rng.randrange(1, 17) << 12, size - off)
+    if op == 0:
+        data = os.urandom(n)
+        os.pwrite(fd, data, off)
+        model[off:off + n] = data
+    elif op == 1:
+        data = os.urandom(n)
+        with mmap.mmap(fd, size) as m:
+            m[off:off + n] = data
+            m.flush()
+        model[off:off + n] = data
+    elif op == 2:
+        if libc.fallocate(fd, PUNCH, off, n):
+            sys.exit('punch: errno %d' % ctypes.get_errno())
+        model[off:off + n] = bytes(n)
+    else:
+        os.ftruncate(fd, off)
+        os.ftruncate(fd, size)
+        model[off:] = bytes(size - off)
+    ops[op] += 1
+    if rng.randrange(8) == 0:
+        os.fsync(fd)
+    time.sleep(0.05)
+os.fsync(fd)
+print('# writes %d, mmap writes %d, punches %d, truncations %d' % tuple(ops),
+      file=sys.stderr)
+print(hashlib.sha256(model).hexdigest())
+PY
+}
+rc=1
+if new_fs; then
+	rc=0
+	dd if=/dev/urandom of="$mnt/f" bs=1M count=64 status=none
+	sync
+	# Nothing promoted until the writes have begun.
+	tune promote_temp=0xffffffff interval=1 batch_bytes=4194304 ||
+		fail "line $LINENO"
+	heat "$mnt/f" 0 63 30 || fail "line $LINENO"
+	churn "$mnt/f" "$hm/promoted_bytes" \
+		$(($(stat_of promoted_bytes) + (16 << 20))) > "$work/churn" &
+	churn=$!
+	tune promote_temp=0x84000000 || fail "line $LINENO"
+	wait $churn || fail "churn: $(stat_of fill_pauses) fill pauses"
+	echo "$(cat "$work/churn")  f" > "$work/sums"
+	echo 3 > /proc/sys/vm/drop_caches
+	verify sums || fail "contents differ from what was written"
+	check_fs || fail "btrfs check"
+	verify sums || fail "verify after remount"
+fi
+report "writes, mmap writes, punches and truncations during moves" $rc
+
+# 25. An active swap file is left where it is, and that is no error: read
+# from disk (as root may) as often as a file beside it, it stays on the
+# HDD, with no error counted, while the other file is promoted; after
+# swapoff it is promoted too.  (Relocation counted ETXTBSY as an error.)
+rc=1
+name="an active swap file stays, no error"
+[ -e /proc/swaps ] || missing="swap support in the kernel"
+if [ -n "$missing" ] || ! have mkswap swapon swapoff chattr; then
+	ktap_test_skip "$name: no $missing"
+elif new_fs; then
+	rc=0
+	touch "$mnt/swap" && chattr +C "$mnt/swap" && chmod 600 "$mnt/swap" &&
+		dd if=/dev/zero of="$mnt/swap" bs=1M count=16 status=none &&
+		mkswap "$mnt/swap" >/dev/null || fail "mkswap"
+	dd if=/dev/urandom of="$mnt/other" bs=1M count=16 status=none
+	sync
+	sums other
+	if swapon "$mnt/swap"; then
+		errors=$(stat_of errors)
+		tune promote_temp=0x84000000 interval=1 || fail "line $LINENO"
+		heat "$mnt/swap" 0 15 30 || fail "line $LINENO"
+		heat "$mnt/other" 0 15 30 || fail "line $LINENO"
+		wait_for 60 on "$mnt/other" "$S16" ||
+			fail "other file not promoted: $("$where" "$mnt/other")"
+		# The runs that promoted it looked at the swap file too.
+		on "$mnt/swap" "$H16" ||
+			fail "active swap file moved: $("$where" "$mnt/swap")"
+		[ "$(stat_of errors)" = "$errors" ] ||
+			fail "errors counted: $(stat_of errors), last $(stat_of last_error)"
+		swapoff "$mnt/swap" || fail "swapoff"
+		heat "$mnt/swap" 0 15 30 || fail "line $LINENO"
+		wait_for 60 on "$mnt/swap" "$S16" ||
+			fail "not promoted after swapoff: $("$where" "$mnt/swap")"
+	else
+		fail "swapon"
+	fi
+	rm -f "$mnt/swap"
+	verify sums || fail "verify"
+	check_fs || fail "btrfs check"
+fi
+[ -n "$missing" ] || report "$name" $rc
+missing=
+
+# 26. The filesystem is consistent.
 rc=1
 if mountpoint -q "$mnt" && umount "$mnt"; then
 	btrfs check --readonly "$hdd" >"$work/check.log" 2>&1 && rc=0
