@@ -654,10 +654,21 @@ static void hot_move_demote(struct btrfs_fs_info *fs_info, u64 budget)
 	kfree(cand);
 }
 
+/* The batch size in bytes, read whole: a u64 may tear on 32-bit. */
+static u64 hot_move_batch(struct btrfs_hot_move *hm)
+{
+	u64 batch;
+
+	mutex_lock(&hm->lock);
+	batch = hm->batch_bytes;
+	mutex_unlock(&hm->lock);
+	return batch;
+}
+
 static void hot_move_run(struct btrfs_fs_info *fs_info)
 {
 	struct btrfs_hot_move *hm = &fs_info->hot_move;
-	u64 batch = READ_ONCE(hm->batch_bytes);
+	u64 batch = hot_move_batch(hm);
 	u32 high = READ_ONCE(hm->high_wm), low = READ_ONCE(hm->low_wm);
 	struct hot_move_usage u;
 	u64 high_bytes, margin, promoted;
