@@ -129,15 +129,9 @@ static u64 hot_move_free(struct btrfs_fs_info *fs_info,
 	if (!sinfo)
 		return free;
 
-	/*
-	 * Pinned bytes were freed in the running transaction and are free
-	 * again at its commit, which the allocator forces when it needs them:
-	 * users overwriting their files do not fill the filesystem.
-	 */
 	spin_lock(&sinfo->lock);
-	free += sinfo->total_bytes -
-		min(sinfo->total_bytes, btrfs_space_info_used(sinfo, true) -
-					sinfo->bytes_pinned);
+	free += sinfo->total_bytes - min(sinfo->total_bytes,
+					 btrfs_space_info_used(sinfo, true));
 	spin_unlock(&sinfo->lock);
 	return free;
 }

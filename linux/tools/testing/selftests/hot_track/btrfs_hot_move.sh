@@ -1105,7 +1105,7 @@ while int(open(stat).read()) < want:
                  (open(stat).read().strip(), want))
     op = rng.randrange(4)
     off = rng.randrange(0, size >> 12) << 12
-    n = min(rng.randrange(1, 17) << 12, size - off)
+    n = min(rng.randrange(1, 9) << 12, size - off)
     if op == 0:
         data = os.urandom(n)
         os.pwrite(fd, data, off)
@@ -1127,7 +1127,7 @@ while int(open(stat).read()) < want:
     ops[op] += 1
     if rng.randrange(8) == 0:
         os.fsync(fd)
-    time.sleep(0.05)
+    time.sleep(0.2)
 os.fsync(fd)
 print('# writes %d, mmap writes %d, punches %d, truncations %d' % tuple(ops),
       file=sys.stderr)
