@@ -33,7 +33,7 @@ KERNEL := build/uml/linux
 FRAGMENTS := config/uml.config config/debug.config config/hot_track.config
 GUEST := scripts/guest-run
 
-.PHONY: deps deps-test kernel-mod modules-test nohot arches load-check tree export series kernel kunit boot-test tools selftests check demo drift bisect-check bench clean
+.PHONY: deps deps-test kernel-mod modules-test nohot arches load-check tree export series kernel kunit boot-test heat-reboot-test tools selftests check demo drift bisect-check bench clean
 
 deps:
 	@scripts/deps.sh
@@ -118,12 +118,21 @@ selftests: kernel tools
 	$(GUEST) -t 2700 -d ext4:1G -d xfs:1G -d btrfs:1G -d plain:512M \
 		-d hdd:1G -d ssd:640M -d spare:640M tests/guest/selftests.sh
 
+# Heat saved, the guest powered off and booted again, heat loaded.  A pause
+# between the boots makes the saved ages older than the second boot.
+heat-reboot-test: kernel tools
+	$(GUEST) -t 300 -n heat-reboot -d ext4:1G -d btrfs:1G tests/guest/heat-reboot.sh save
+	sleep 5
+	$(GUEST) -t 300 -n heat-reboot -r -d ext4:1G -d btrfs:1G tests/guest/heat-reboot.sh load
+
 check: kernel
 	scripts/check.sh
 
 demo: kernel tools
-	$(GUEST) -t 900 -d ext4:2G -d xfs:2G -d btrfs:2G tests/guest/demo.sh \
+	@scripts/deps.sh demo
+	$(GUEST) -t 900 -n demo -d ext4:2G -d xfs:2G -d btrfs:2G tests/guest/demo.sh \
 		$(DEMO_RUNTIME)
+	@echo "demo: heat maps in $(TOP)/build/runs/demo/heatmap-{ext4,xfs,btrfs}.png"
 
 # The benchmarks: overhead, micro, accuracy (BENCH=quick or full; not part
 # of check).

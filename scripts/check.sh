@@ -7,7 +7,8 @@
 #
 # Expects the kernel built (make kernel).  CHECK_STEPS limits the steps;
 # the default is all of: deps (deps.sh against stubs), kunit, boot,
-# selftests, modules (the filesystems as modules), i386 (KUnit under QEMU),
+# selftests, reboot (heat saved, the guest booted again, heat loaded),
+# modules (the filesystems as modules), i386 (KUnit under QEMU),
 # nohot (CONFIG_HOT_TRACKING=n), series, drift.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -15,7 +16,7 @@ cd "$top"
 logs=$top/build/check
 rm -rf "$logs"; mkdir -p "$logs"
 passed=0 failed=0 start=$(date +%s)
-steps=${CHECK_STEPS:-"deps kunit boot selftests modules i386 nohot series drift"}
+steps=${CHECK_STEPS:-"deps kunit boot selftests reboot modules i386 nohot series drift"}
 
 count() {	# count STEP RC LOG: add the step's cases to the totals
 	local p f
@@ -48,6 +49,7 @@ for step in $steps; do
 	kunit) make --no-print-directory kunit ;;
 	boot) make --no-print-directory boot-test ;;
 	selftests) make --no-print-directory selftests ;;
+	reboot) make --no-print-directory heat-reboot-test ;;
 	modules) make --no-print-directory modules-test ;;
 	i386) make --no-print-directory arches ARCHES=i386 ;;
 	nohot) make --no-print-directory nohot ;;

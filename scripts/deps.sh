@@ -3,8 +3,8 @@
 #
 # deps.sh [--list] [GROUP...]: install the Debian packages that building, booting and
 # testing the series need, unless they are all there already.  GROUP is one
-# or more of the groups below (default: check, what `make check` and `make
-# demo` need).  Prints what it installs and why; when apt fails, says which
+# or more of the groups below (default: check, what `make check` needs;
+# `make demo` adds demo).  Prints what it installs and why; when apt fails, says which
 # packages were wanted for what and exits 1.
 #
 # --list prints the packages of the groups, one a line, and installs nothing.
@@ -19,6 +19,7 @@ declare -A why=(
 	[arches]="run KUnit on x86_64, i386 and arm64 under QEMU"
 	[load]="run the tests beside a CPU hog"
 	[bench]="run (fs_mark, dm-delay), analyse and plot the benchmarks"
+	[demo]="draw the demo's heat maps"
 )
 declare -A group=(
 	[build]="build-essential flex bison bc libelf-dev libssl-dev cpio rsync
@@ -28,6 +29,7 @@ declare -A group=(
 	[arches]="qemu-system-x86 qemu-system-arm gcc-aarch64-linux-gnu"
 	[load]="stress-ng"
 	[bench]="fsmark dmsetup python3-scipy python3-matplotlib"
+	[demo]="python3-matplotlib"
 )
 
 log() { echo "deps: $*" >&2; }

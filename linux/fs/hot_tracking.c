@@ -51,6 +51,9 @@
 
 #include "hot_tracking.h"
 
+#define CREATE_TRACE_POINTS
+#include <trace/events/hot_track.h>
+
 /* Allocations in the I/O path: never sleep, never warn, never dip into reserves. */
 #define HOT_GFP		(GFP_NOWAIT | __GFP_NOWARN | __GFP_NOMEMALLOC)
 
@@ -76,6 +79,12 @@
  * hooks of a file wait for one batch at most.
  */
 #define HOT_LOCK_BATCH	256UL
+
+/* The largest heat-map bucket an update pass sorts. */
+#define HOT_SORT_BUCKET_MAX	4096
+
+/* Records hot_track_query() fills under one hold of map_lock. */
+#define HOT_QUERY_BATCH		64U
 
 /* Weight of the newest gap in the average gap between accesses: 1/16. */
 #define HOT_AVG_SHIFT	4
@@ -224,7 +233,7 @@ static u32 hot_log2(u64 x)
 /**
  * hot_temp() - temperature of an item
  * @freq: the item's frequency data.
- * @now: the time to compute it for, ktime_get_ns() (ns).
+ * @now: the time to compute it for, hot_clock_ns() (ns).
  *
  * The temperature is a logarithm of the estimated access rate: the rate of
  * reads plus the rate of writes, each the inverse of the average gap
@@ -456,6 +465,8 @@ static void hot_inode_kill(struct hot_info *hi, struct hot_inode_item *he)
 {
 	bool empty;
 
+	trace_hot_track_inode_drop(hi->sb, he->key.root, he->key.ino,
+				   he->generation, HOT_DROP_DELETED);
 	spin_lock(&hi->map_lock);
 	xa_lock(&he->ranges);
 	he->dead = true;
@@ -532,6 +543,7 @@ static struct hot_inode_item *hot_inode_get(struct hot_info *hi,
 	xa_init(&he->ranges);
 	INIT_LIST_HEAD(&he->track_list);
 	he->key = key;
+	he->generation = inode->i_generation;
 	old = rhashtable_lookup_get_insert_fast(&hi->inodes, &he->node,
 						hot_inode_params);
 	if (old) {
@@ -623,7 +635,7 @@ static void hot_track_record(struct inode *inode, loff_t pos, u64 len,
 	if (!he || (io == HOT_WRITEBACK && hot_wb_done(he, first, last)))
 		goto out;
 
-	now = ktime_get_ns();
+	now = hot_clock_ns();
 	xa_lock(&he->ranges);
 	if (he->dead)
 		goto unlock;
@@ -695,7 +707,7 @@ void __hot_track_writeback_folio(struct inode *inode, struct folio *folio)
  */
 void __hot_track_writeback_begin(struct inode *inode)
 {
-	u64 now = ktime_get_ns();
+	u64 now = hot_clock_ns();
 	struct hot_inode_item *he;
 	struct hot_info *hi;
 
@@ -855,9 +867,11 @@ EXPORT_SYMBOL_GPL(hot_track_hot_ranges);
  * @sb: the superblock.
  * @key: the file's key, as in &struct hot_range_ref.
  * @index: the range number; none past %HOT_RANGE_INDEX_MAX is tracked.
- * @temp: where to store the range's temperature as of the last update pass.
+ * @temp: where to store the range's temperature as of the last update pass,
+ *	or, for a range no pass has seen yet (new, or loaded), as of now.
  *
- * Context: any context that may take a spinlock; takes &hot_info.map_lock.
+ * Context: any context that may take a spinlock; takes &hot_info.map_lock
+ * and, for a range no pass has seen, the item lock inside it.
  * Return: 0 on success; -ENODATA if the range is not tracked: never read
  * or written since tracking began, aged out, or @sb does not track hot data.
  */
@@ -866,6 +880,7 @@ int hot_track_range_temp(struct super_block *sb,
 {
 	struct hot_range_item *hr = NULL;
 	struct hot_inode_item *he;
+	struct hot_freq freq;
 	struct hot_info *hi;
 
 	if (index > HOT_RANGE_INDEX_MAX)
@@ -876,14 +891,415 @@ int hot_track_range_temp(struct super_block *sb,
 	if (he) {
 		spin_lock(&hi->map_lock);
 		hr = xa_load(&he->ranges, index);
-		if (hr)
+		if (hr && list_empty(&hr->track_list)) {
+			/* Its temperature is not 0 but not computed yet. */
+			xa_lock(&he->ranges);
+			freq = hr->freq;
+			xa_unlock(&he->ranges);
+			*temp = hot_temp(&freq, hot_clock_ns());
+		} else if (hr) {
 			*temp = hr->temp;
+		}
 		spin_unlock(&hi->map_lock);
 	}
 	rcu_read_unlock();
 	return hr ? 0 : -ENODATA;
 }
 EXPORT_SYMBOL_GPL(hot_track_range_temp);
+
+/**
+ * hot_track_seen_all() - whether data with no item is cold
+ * @sb: the superblock.
+ *
+ * Once a superblock has tracked hot data for hot-kick-time, data with no
+ * item was not read or written for that long, or its item was freed as
+ * one of the coldest when memory was short: it is cold.  Before, it may
+ * just not have been accessed since the mount, nor its saved heat loaded.
+ *
+ * Context: any.
+ * Return: true if @sb has tracked hot data for longer than hot-kick-time;
+ * false if it has not, or does not track hot data.
+ */
+bool hot_track_seen_all(struct super_block *sb)
+{
+	u64 kick = (u64)READ_ONCE(sysctl_hot_kick_time) * NSEC_PER_SEC;
+	struct hot_info *hi;
+	bool ret;
+
+	rcu_read_lock();
+	hi = rcu_dereference(sb->s_hot_info);
+	ret = hi && hot_clock_ns() - hi->enabled_at > kick;
+	rcu_read_unlock();
+	return ret;
+}
+EXPORT_SYMBOL_GPL(hot_track_seen_all);
+
+/*
+ * The order of the heat maps, as hot_track_spot() and hot_track_query() walk
+ * them: hotter first, then by key and range number.  Buckets that the update
+ * pass sorts (see hot_sort_map()) are in this order.
+ */
+static int hot_order(u32 ta, const struct hot_inode_key *ka, u32 ia,
+		     u32 tb, const struct hot_inode_key *kb, u32 ib)
+{
+	if (ta != tb)
+		return ta > tb ? -1 : 1;
+	if (ka->root != kb->root)
+		return ka->root < kb->root ? -1 : 1;
+	if (ka->ino != kb->ino)
+		return ka->ino < kb->ino ? -1 : 1;
+	return ia < ib ? -1 : ia > ib;
+}
+
+/*
+ * Where a page of hot_track_query() ends, kept in the caller's cursor: the
+ * map sequence (&hot_info.map_seq) it was taken at, and the item it ended
+ * with.
+ */
+struct hot_cursor {
+	u64 seq;
+	struct hot_inode_key key;
+	u32 index;
+	u32 temp;
+};
+
+#define HOT_CURSOR_STARTED	BIT_ULL(62)
+#define HOT_CURSOR_RANGES	BIT_ULL(63)
+
+static int hot_cursor_get(const u64 *c, bool ranges, struct hot_cursor *cur)
+{
+	u64 flags = c[0] & (HOT_CURSOR_STARTED | HOT_CURSOR_RANGES);
+
+	if (!c[0] && !c[1] && !c[2] && !c[3])
+		return 0;
+	if (flags != (HOT_CURSOR_STARTED | (ranges ? HOT_CURSOR_RANGES : 0)) ||
+	    (!ranges && c[3] >> 32))
+		return -EINVAL;
+	cur->seq = c[0] & ~(HOT_CURSOR_STARTED | HOT_CURSOR_RANGES);
+	cur->key.root = c[1];
+	cur->key.ino = c[2];
+	cur->index = c[3] >> 32;
+	cur->temp = (u32)c[3];
+	return 1;
+}
+
+static void hot_cursor_put(u64 *c, bool ranges, u64 seq,
+			   const struct hot_inode_key *key, u32 index, u32 temp)
+{
+	c[0] = seq | HOT_CURSOR_STARTED | (ranges ? HOT_CURSOR_RANGES : 0);
+	c[1] = key->root;
+	c[2] = key->ino;
+	c[3] = (u64)index << 32 | temp;
+}
+
+/* The age of an access at @last at @now, as &struct hot_item_rec has it. */
+static u64 hot_age(u64 last, u64 now)
+{
+	if (!last)
+		return HOT_AGE_NEVER;
+	return now > last ? now - last : 0;
+}
+
+static void hot_rec_fill(struct hot_item_rec *rec, struct hot_inode_item *he,
+			 const struct hot_freq *freq, u64 index, u32 temp,
+			 bool range, u64 now)
+{
+	memset(rec, 0, sizeof(*rec));
+	rec->root = he->key.root;
+	rec->ino = he->key.ino;
+	rec->generation = he->generation;
+	rec->flags = range ? HOT_REC_RANGE : 0;
+	rec->offset = index << HOT_RANGE_SHIFT;
+	rec->num_reads = freq->nr_reads;
+	rec->num_writes = freq->nr_writes;
+	rec->temp = temp;
+	rec->avg_delta_reads = freq->nr_reads ?
+			       hot_gap_ns(freq->avg_delta_reads) : 0;
+	rec->avg_delta_writes = freq->nr_writes ?
+				hot_gap_ns(freq->avg_delta_writes) : 0;
+	rec->read_age = hot_age(freq->last_read_time, now);
+	rec->write_age = hot_age(freq->last_write_time, now);
+}
+
+/*
+ * The heat-map entry after which a page begins: the cursor's item if it is
+ * still where the page before left it, else the last entry of the cursor's
+ * bucket that comes before the cursor in hot_order().  Returns the list
+ * position to go on from, in bucket *@b.  Caller holds map_lock and
+ * rcu_read_lock().
+ */
+static struct list_head *hot_query_resume(struct hot_info *hi, bool ranges,
+					  const struct hot_cursor *cur, int *b)
+{
+	struct list_head *map = ranges ? hi->range_map : hi->inode_map;
+	struct hot_inode_item *he;
+	struct hot_range_item *hr;
+	struct list_head *pos;
+	unsigned int seen = 0;
+
+	*b = hot_temp_bucket(cur->temp);
+	he = rhashtable_lookup(&hi->inodes, &cur->key, hot_inode_params);
+	if (he && !he->dead && cur->seq == hi->map_seq) {
+		if (!ranges && he->temp == cur->temp &&
+		    !list_empty(&he->track_list))
+			return &he->track_list;
+		hr = ranges ? xa_load(&he->ranges, cur->index) : NULL;
+		if (hr && hr->temp == cur->temp && !list_empty(&hr->track_list))
+			return &hr->track_list;
+	}
+	/* Gone or moved: by order, exact in the buckets a pass sorted. */
+	for (pos = map[*b].next; pos != &map[*b]; pos = pos->next) {
+		if (ranges) {
+			hr = list_entry(pos, struct hot_range_item, track_list);
+			if (hot_order(hr->temp, &hr->hot_inode->key, hr->index,
+				      cur->temp, &cur->key, cur->index) > 0)
+				break;
+		} else {
+			he = list_entry(pos, struct hot_inode_item, track_list);
+			if (hot_order(he->temp, &he->key, 0, cur->temp,
+				      &cur->key, 0) > 0)
+				break;
+		}
+		if (++seen > HOT_SORT_BUCKET_MAX)
+			break;
+	}
+	return pos->prev;
+}
+
+/**
+ * hot_track_query() - a page of the hottest items of a superblock
+ * @sb: the superblock.
+ * @ranges: list range items if true, inode items if false.
+ * @cursor: in: where the page begins, four zeros for the hottest item;
+ *	out: where the next page begins.
+ * @recs: where to store the items, hottest first.
+ * @max: room in @recs, in records; at most %HOT_QUERY_BATCH are filled.
+ * @oflags: %HOT_QUERY_END and %HOT_QUERY_NEW_PASS are or'ed in.
+ * @pass: set to the number of update passes done.
+ *
+ * Lists items in the order of the heat maps of the last update pass, as
+ * hot_track_spot() visits them, from where the page before ended.  Within
+ * one pass a page goes on after the item the page before ended with, and
+ * items that left the maps meanwhile (files deleted, items freed) do not
+ * make it miss or repeat any other.  After an update pass, or once the item
+ * the cursor names left, it goes on after the place that item has in the
+ * order (hotter first, then by key and range): exact in the buckets the
+ * pass sorted (see hot_sort_map()), where an item that changed temperature
+ * may be missed or seen twice.  Ranges of deleted files are passed over,
+ * %HOT_LOCK_BATCH at most per call, which may then return no item while
+ * more follow.
+ *
+ * Context: process context; takes &hot_info.map_lock and, inside it, the
+ * item lock of each item listed, for %HOT_QUERY_BATCH items at most.
+ * Return: the number of records stored; -EINVAL for a cursor this function
+ * did not make; -EOPNOTSUPP if @sb does not track hot data.
+ */
+int hot_track_query(struct super_block *sb, bool ranges, u64 *cursor,
+		    struct hot_item_rec *recs, unsigned int max, u32 *oflags,
+		    u64 *pass)
+{
+	unsigned int n = 0, misses = 0;
+	struct hot_range_item *hr;
+	struct hot_inode_item *he;
+	struct list_head *map, *pos;
+	struct hot_cursor cur;
+	struct hot_freq freq;
+	struct hot_info *hi;
+	int b, ret;
+	u64 now;
+
+	ret = hot_cursor_get(cursor, ranges, &cur);
+	if (ret < 0)
+		return ret;
+	max = min_t(unsigned int, max, HOT_QUERY_BATCH);
+	rcu_read_lock();
+	hi = rcu_dereference(sb->s_hot_info);
+	if (!hi) {
+		rcu_read_unlock();
+		return -EOPNOTSUPP;
+	}
+	map = ranges ? hi->range_map : hi->inode_map;
+	now = hot_clock_ns();
+	spin_lock(&hi->map_lock);
+	*pass = hi->nr_passes;
+	if (!ret) {
+		b = HOT_MAP_BUCKETS - 1;
+		pos = &map[b];
+	} else {
+		if (cur.seq != hi->map_seq || hi->map_seq & 1)
+			*oflags |= HOT_QUERY_NEW_PASS;
+		pos = hot_query_resume(hi, ranges, &cur, &b);
+	}
+	while (n < max) {
+		pos = pos->next;
+		if (pos == &map[b]) {
+			if (!b) {
+				*oflags |= HOT_QUERY_END;
+				break;
+			}
+			pos = &map[--b];
+			continue;
+		}
+		if (ranges) {
+			hr = list_entry(pos, struct hot_range_item, track_list);
+			he = hr->hot_inode;
+			hot_cursor_put(cursor, true, hi->map_seq, &he->key,
+				       hr->index, hr->temp);
+			/* A deleted file's, until free_work frees it. */
+			if (he->dead) {
+				if (++misses >= HOT_LOCK_BATCH)
+					break;
+				continue;
+			}
+			xa_lock(&he->ranges);
+			freq = hr->freq;
+			xa_unlock(&he->ranges);
+			hot_rec_fill(&recs[n++], he, &freq, hr->index, hr->temp,
+				     true, now);
+		} else {
+			he = list_entry(pos, struct hot_inode_item, track_list);
+			hot_cursor_put(cursor, false, hi->map_seq, &he->key, 0,
+				       he->temp);
+			xa_lock(&he->ranges);
+			freq = he->freq;
+			xa_unlock(&he->ranges);
+			hot_rec_fill(&recs[n++], he, &freq, 0, he->temp, false,
+				     now);
+		}
+	}
+	spin_unlock(&hi->map_lock);
+	rcu_read_unlock();
+	return n;
+}
+
+/* Load the reads or the writes of a saved record into @freq at @now. */
+static void hot_freq_load(struct hot_freq *freq, u32 nr, u64 avg, u64 age,
+			  u64 now, bool write)
+{
+	u64 *last = write ? &freq->last_write_time : &freq->last_read_time;
+	u32 *avgp = write ? &freq->avg_delta_writes : &freq->avg_delta_reads;
+	u32 *nrp = write ? &freq->nr_writes : &freq->nr_reads;
+
+	if (!nr)
+		return;
+	/* The saved average, unless the item saw accesses of its own. */
+	if (!*nrp)
+		*avgp = hot_gap_units(avg);
+	*nrp = nr > U32_MAX - *nrp ? U32_MAX : *nrp + nr;
+	*last = max(*last, now > age ? now - age : 1);
+}
+
+static void hot_rec_load(struct hot_freq *freq, const struct hot_item_rec *rec,
+			 u64 now)
+{
+	hot_freq_load(freq, rec->num_reads, rec->avg_delta_reads,
+		      rec->read_age, now, false);
+	hot_freq_load(freq, rec->num_writes, rec->avg_delta_writes,
+		      rec->write_age, now, true);
+}
+
+/**
+ * hot_track_inode_root() - whether a file is tracked, and its root
+ * @inode: a regular file of a superblock that tracks hot data.
+ * @root: set to &hot_inode_key.root of the file.
+ *
+ * Context: any context that may take a spinlock.
+ * Return: false if the filesystem does not track @inode, one of its
+ * internal files, or no longer tracks hot data.
+ */
+bool hot_track_inode_root(struct inode *inode, u64 *root)
+{
+	struct hot_inode_key key;
+	struct hot_info *hi;
+	bool ret;
+
+	rcu_read_lock();
+	hi = rcu_dereference(inode->i_sb->s_hot_info);
+	ret = hi && hot_inode_key(hi, inode, &key);
+	rcu_read_unlock();
+	*root = key.root;
+	return ret;
+}
+
+/**
+ * hot_track_load() - load saved heat into a file
+ * @inode: the file, a regular file of a superblock that tracks hot data.
+ * @recs: the records, checked by the caller: of @inode's file (key and
+ *	generation), at most one of the whole file and one per range, and
+ *	consistent (an age for each count that is not 0, %HOT_AGE_NEVER for
+ *	the others).
+ * @nr: the number of records.
+ *
+ * Counts add to those recorded since tracking began, the time of the last
+ * access is the later of the two, and a saved average gap is taken where
+ * the item saw no access of that kind.  Items made here join the heat maps
+ * at the next update pass.
+ *
+ * Context: process context; takes the item lock for %HOT_LOCK_BATCH
+ * records at most at a time.
+ * Return: 0 on success; -EOPNOTSUPP if the superblock does not track hot
+ * data or the file is one of the filesystem's internal files; -ENOSPC if
+ * the items would go over the memory cap (nothing is loaded); -ENOMEM if
+ * an item could not be allocated (the records before it are loaded).
+ */
+int hot_track_load(struct inode *inode, const struct hot_item_rec *recs,
+		   unsigned int nr)
+{
+	struct hot_inode_key key;
+	struct hot_inode_item *he;
+	struct hot_range_item *hr;
+	struct hot_info *hi;
+	unsigned int i;
+	u64 now;
+	int ret = 0;
+
+	rcu_read_lock();
+	hi = rcu_dereference(inode->i_sb->s_hot_info);
+	if (!hi) {
+		ret = -EOPNOTSUPP;
+		goto out;
+	}
+	if (atomic_long_read(&hi->mem) + (long)(nr + 1) *
+	    (kmem_cache_size(hot_range_cachep) + sizeof(struct xa_node)) >
+	    hot_mem_cap(hi)) {
+		ret = -ENOSPC;
+		goto out;
+	}
+	if (!hot_inode_key(hi, inode, &key)) {
+		ret = -EOPNOTSUPP;
+		goto out;
+	}
+	he = hot_inode_get(hi, inode);
+	if (!he) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	now = hot_clock_ns();
+	xa_lock(&he->ranges);
+	for (i = 0; i < nr && !he->dead; i++) {
+		/* Let the I/O hooks at the item every HOT_LOCK_BATCH records. */
+		if (i && i % HOT_LOCK_BATCH == 0) {
+			xa_unlock(&he->ranges);
+			xa_lock(&he->ranges);
+			if (he->dead)
+				break;
+		}
+		if (!(recs[i].flags & HOT_REC_RANGE)) {
+			hot_rec_load(&he->freq, &recs[i], now);
+			continue;
+		}
+		hr = hot_range_get(hi, he, recs[i].offset >> HOT_RANGE_SHIFT);
+		if (!hr) {
+			ret = -ENOMEM;
+			break;
+		}
+		hot_rec_load(&hr->freq, &recs[i], now);
+	}
+	xa_unlock(&he->ranges);
+out:
+	rcu_read_unlock();
+	return ret;
+}
 
 /**
  * hot_track_mute_range() - stop or resume counting the I/O of one range
@@ -959,7 +1375,7 @@ int hot_track_get_freq(struct inode *inode, struct hot_freq *freq, bool live,
 	}
 	xa_unlock(&he->ranges);
 	if (!ret)
-		*temp = live ? hot_temp(freq, ktime_get_ns()) :
+		*temp = live ? hot_temp(freq, hot_clock_ns()) :
 			       READ_ONCE(he->temp);
 out:
 	rcu_read_unlock();
@@ -1024,8 +1440,11 @@ static bool hot_update_inode(struct hot_info *hi, struct hot_inode_item *he,
 	hot_mem_add(hi, hot_range_cachep, -nr);
 
 	if (drop && !rhashtable_remove_fast(&hi->inodes, &he->node,
-					    hot_inode_params))
+					    hot_inode_params)) {
+		trace_hot_track_inode_drop(hi->sb, he->key.root, he->key.ino,
+					   he->generation, HOT_DROP_AGED);
 		__hot_inode_free(hi, he);
+	}
 	return true;
 }
 
@@ -1115,31 +1534,35 @@ static bool hot_update_one(struct hot_info *hi, struct hot_inode_item *he,
 	return true;
 }
 
-/* Hottest first; list_sort() is stable, so equal items keep their order. */
+/* In hot_order(): hottest first, then by key and range number. */
 static int hot_range_cmp(void *priv, const struct list_head *a,
 			 const struct list_head *b)
 {
-	u32 ta = list_entry(a, struct hot_range_item, track_list)->temp;
-	u32 tb = list_entry(b, struct hot_range_item, track_list)->temp;
+	struct hot_range_item *ra = list_entry(a, struct hot_range_item,
+					       track_list);
+	struct hot_range_item *rb = list_entry(b, struct hot_range_item,
+					       track_list);
 
-	return ta < tb;
+	return hot_order(ra->temp, &ra->hot_inode->key, ra->index,
+			 rb->temp, &rb->hot_inode->key, rb->index) > 0;
 }
 
 static int hot_inode_cmp(void *priv, const struct list_head *a,
 			 const struct list_head *b)
 {
-	u32 ta = list_entry(a, struct hot_inode_item, track_list)->temp;
-	u32 tb = list_entry(b, struct hot_inode_item, track_list)->temp;
+	struct hot_inode_item *ea = list_entry(a, struct hot_inode_item,
+					       track_list);
+	struct hot_inode_item *eb = list_entry(b, struct hot_inode_item,
+					       track_list);
 
-	return ta < tb;
+	return hot_order(ea->temp, &ea->key, 0, eb->temp, &eb->key, 0) > 0;
 }
 
 /*
- * Sort the hottest buckets of a heat map by temperature, bucket by bucket
+ * Sort the hottest buckets of a heat map by hot_order(), bucket by bucket
  * from the hottest, until HOT_SPOT_SORTED items are in order or a bucket
  * holds more than HOT_SORT_BUCKET_MAX items, which is left as it is.
  */
-#define HOT_SORT_BUCKET_MAX	4096
 
 static void hot_sort_map(struct hot_info *hi, struct list_head *map,
 			 list_cmp_func_t cmp)
@@ -1162,6 +1585,14 @@ static void hot_sort_map(struct hot_info *hi, struct list_head *map,
 	spin_unlock(&hi->map_lock);
 }
 
+/* An update pass begins or ends reordering the heat maps. */
+static void hot_map_seq_inc(struct hot_info *hi)
+{
+	spin_lock(&hi->map_lock);
+	hi->map_seq++;
+	spin_unlock(&hi->map_lock);
+}
+
 /* The shrinker's floor: the hottest eighth of the items a pass mapped. */
 static void hot_update_keep(struct hot_info *hi)
 {
@@ -1172,7 +1603,7 @@ static void hot_update_keep(struct hot_info *hi)
 /**
  * hot_update_all() - one update pass over the items of a superblock
  * @hi: the superblock's tracking state.
- * @now: the time of the pass, ktime_get_ns() (ns).
+ * @now: the time of the pass, hot_clock_ns() (ns).
  * @kick: items with no access for longer than this (ns) are dropped.
  *
  * Context: process context; sleeps between batches of items.
@@ -1181,9 +1612,11 @@ static void hot_update_all(struct hot_info *hi, u64 now, u64 kick)
 {
 	struct hot_update_ctl ctl = { .now = now, .kick = kick };
 
+	hot_map_seq_inc(hi);
 	hot_walk_inodes(hi, hot_update_one, &ctl);
 	hot_sort_map(hi, hi->range_map, hot_range_cmp);
 	hot_sort_map(hi, hi->inode_map, hot_inode_cmp);
+	hot_map_seq_inc(hi);
 	hot_update_keep(hi);
 }
 
@@ -1246,6 +1679,10 @@ static unsigned long hot_evict_coldest(struct hot_info *hi, unsigned long nr,
 			}
 			if (!rhashtable_remove_fast(&hi->inodes, &he->node,
 						    hot_inode_params)) {
+				trace_hot_track_inode_drop(hi->sb, he->key.root,
+							   he->key.ino,
+							   he->generation,
+							   HOT_DROP_EVICTED);
 				__hot_inode_free(hi, he);
 				if (++freed >= nr)
 					break;
@@ -1305,10 +1742,11 @@ static void hot_update_work(struct work_struct *work)
 					   struct hot_info, update_work);
 	unsigned long cap = hot_mem_cap(hi);
 	u64 kick = (u64)READ_ONCE(sysctl_hot_kick_time) * NSEC_PER_SEC;
-	unsigned long excess, idle = 0;
+	unsigned long excess, freed, evicted = 0, idle = 0;
+	u64 start = hot_clock_ns();
 	bool more;
 
-	hot_update_all(hi, ktime_get_ns(), kick);
+	hot_update_all(hi, start, kick);
 	/*
 	 * Down to seven eighths of the cap, which leaves the I/O hooks room
 	 * for new items.  In batches, letting others take map_lock in
@@ -1318,14 +1756,27 @@ static void hot_update_work(struct work_struct *work)
 	 */
 	while ((excess = hot_mem_excess(atomic_long_read(&hi->mem),
 					cap - cap / HOT_MEM_ROOM))) {
-		if (hot_evict_coldest(hi, excess, &more))
+		freed = hot_evict_coldest(hi, excess, &more);
+		evicted += freed;
+		if (freed)
 			idle = 0;
 		else if (!more || ++idle > atomic_long_read(&hi->nr_inodes) /
 					   HOT_EVICT_BATCH)
 			break;
 		cond_resched();
 	}
+	if (evicted)
+		trace_hot_track_evict(hi->sb, HOT_EVICT_CAP, evicted,
+				      atomic_long_read(&hi->mem));
+	spin_lock(&hi->map_lock);
 	WRITE_ONCE(hi->nr_passes, hi->nr_passes + 1);
+	spin_unlock(&hi->map_lock);
+	trace_hot_track_update_pass(hi->sb, hi->nr_passes,
+				    atomic_long_read(&hi->nr_inodes),
+				    atomic_long_read(&hi->nr_ranges),
+				    READ_ONCE(hi->nr_mapped),
+				    atomic_long_read(&hi->mem), evicted,
+				    hot_clock_ns() - start);
 	hot_queue_pass(hi, READ_ONCE(sysctl_hot_update_delay) * HZ, false);
 }
 
@@ -1345,10 +1796,15 @@ static unsigned long hot_shrink_scan(struct shrinker *shrink,
 {
 	/* Reclaim may ask for more than was counted: keep the floor. */
 	unsigned long nr = min(sc->nr_to_scan, hot_shrink_count(shrink, sc));
+	struct hot_info *hi = shrink->private_data;
+	unsigned long freed = 0;
 	bool more;
-	unsigned long freed = nr ? hot_evict_coldest(shrink->private_data, nr,
-						     &more) : 0;
 
+	if (nr)
+		freed = hot_evict_coldest(hi, nr, &more);
+	if (freed)
+		trace_hot_track_evict(hi->sb, HOT_EVICT_SHRINKER, freed,
+				      atomic_long_read(&hi->mem));
 	return freed ?: SHRINK_STOP;
 }
 
@@ -1403,7 +1859,7 @@ void hot_track_walk(struct hot_info *hi, bool ranges, hot_walk_fn fn,
 		    void *arg)
 {
 	struct hot_walk_ctl ctl = {
-		.now = ktime_get_ns(), .ranges = ranges, .fn = fn, .arg = arg,
+		.now = hot_clock_ns(), .ranges = ranges, .fn = fn, .arg = arg,
 	};
 
 	hot_walk_inodes(hi, hot_walk_one, &ctl);
@@ -1433,6 +1889,7 @@ int hot_track_enable(struct super_block *sb, const struct hot_type *type)
 		return -ENOMEM;
 	hi->sb = sb;
 	hi->type = type;
+	hi->enabled_at = hot_clock_ns();
 	spin_lock_init(&hi->map_lock);
 	spin_lock_init(&hi->pass_lock);
 	for (i = 0; i < HOT_MAP_BUCKETS; i++) {

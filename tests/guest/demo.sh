@@ -4,10 +4,20 @@
 # Guest: the hot_track demo.  ext4, xfs and btrfs mounted with hot_track;
 # fio runs skewed (zipf) random reads over several files, buffered and
 # O_DIRECT, and a sequential writer; then every file's heat (ioctl) and
-# the hottest files and ranges (the heat maps' spot lists in debugfs).
+# the hottest files and ranges (the heat maps' spot lists in debugfs), and
+# hottop's view of them in the middle of the run.  hot_heatmap records the
+# ranges' heat during the run and plots it into the run directory
+# (heatmap-FS.png), when python3-matplotlib is there.
 set -euo pipefail
 heat=$HT_TOP/build/tools/hot_heat
+hottop=$HT_TOP/build/tools/hottop
+heatmap=$HT_TOP/build/tools/hot_heatmap
 runtime=${1:-15}
+plot=1
+if ! python3 -c 'import matplotlib' 2>/dev/null; then
+	plot=0
+	echo "(no heat maps: python3-matplotlib is missing; scripts/deps.sh check bench)"
+fi
 
 cat > /tmp/demo.fio <<FIO
 [global]
@@ -69,8 +79,18 @@ for fs in ext4 xfs btrfs; do
 	  sync; echo 3 > /proc/sys/vm/drop_caches
 	  ( cd / && while sleep 2; do echo 1 > /proc/sys/vm/drop_caches; done ) &
 	  dropper=$!
+	  ( cd / && exec "$heatmap" record -d 1 -o "$HT_RUNDIR/heat-$fs.jsonl" \
+		/mnt/$fs ) &
+	  recorder=$!
+	  # hottop's view in the middle of the run, printed below: its second
+	  # refresh, whose rates are counted over one second.
+	  ( cd / && sleep $((runtime / 2)) &&
+	    exec "$hottop" -b -n 2 -d 1 -N 8 /mnt/$fs > /tmp/hottop-$fs ) &
+	  snapshot=$!
 	  fio --directory=/mnt/$fs /tmp/demo.fio | grep -E '^\S.*: \(groupid|READ:|WRITE:'
+	  wait $snapshot
 	  kill $dropper; wait $dropper 2>/dev/null || true
+	  kill -TERM $recorder; wait $recorder
 	  sleep 2 )
 	echo "-- $fs: files by temperature (hottest first), FS_IOC_GET_HEAT_INFO:"
 	"$heat" -l $(find /mnt/$fs -type f | sort) |
@@ -91,6 +111,17 @@ for fs in ext4 xfs btrfs; do
 		     { printf "%-24s %10d %8s %8s %11s\n", name[$1], $3 / 1048576,
 			      $5, $6, $7 }' /tmp/names -
 	echo "-- $fs: $(tr '\n' ' ' < "$stat_dir/stats")"
+	echo "-- $fs: hottop -b -n 2 -d 1 -N 8 in the middle of the run (FS_IOC_GET_HOT_ITEMS):"
+	awk 'BEGIN { RS = "" } { last = $0 } END { print last }' /tmp/hottop-$fs
+	echo "-- $fs: hottop -b -n 1 -N 5 now, beside the first files of the query (hot_heat save):"
+	"$hottop" -b -n 1 -N 5 /mnt/$fs
+	"$heat" save /mnt/$fs - | awk '$1 == "file" { print $3 }' | head -5 |
+		while read -r ino; do find /mnt/$fs -inum "$ino"; done
+	if [ $plot = 1 ]; then
+		"$heatmap" plot "$HT_RUNDIR/heat-$fs.jsonl" \
+			-o "$HT_RUNDIR/heatmap-$fs.png"
+		echo "-- $fs: heat map: $HT_RUNDIR/heatmap-$fs.png"
+	fi
 	umount /mnt/$fs
 	echo
 done

@@ -9,6 +9,7 @@ export HOT_TRACK_PLAIN_DEV=$DISK_plain
 export HOT_TRACK_TEST=$HT_TOP/build/selftests/hot_track_test
 export HOT_MOVE_HDD=$DISK_hdd HOT_MOVE_SSD=$DISK_ssd HOT_MOVE_SPARE=${DISK_spare:-}
 export BTRFS_WHERE=$HT_TOP/build/selftests/btrfs_where
+export HOT_HEAT=$HT_TOP/build/selftests/hot_heat HOTTOP=$HT_TOP/build/tools/hottop
 dir=$HT_TOP/build/linux/tools/testing/selftests/hot_track
 rc=0
 # ARGS: which to run, hot_track and/or hot_move (default both).

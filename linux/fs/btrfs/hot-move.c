@@ -18,7 +18,9 @@
  *   temperature of the file ranges that own them, and rewrites the coldest
  *   ones below demote_temp onto rotational devices, until the usage is
  *   under the low watermark.  Cold ranges are found from the extents, not
- *   from the heat map, because idle items age out of the heat map.
+ *   from the heat map, because idle items age out of the heat map; data
+ *   with no item is cold only once tracking has been on for
+ *   hot-kick-time (hot_track_seen_all()).
  *
  * Relocation I/O is muted for hot data tracking (hot_track_mute_range()):
  * moving data must not make it look hot.  Each run moves at most batch_bytes
@@ -40,6 +42,7 @@
 #include "btrfs_inode.h"
 #include "accessors.h"
 #include "hot-move.h"
+#include <trace/events/btrfs.h>
 
 /* Hot ranges looked at per run, and per call of hot_track_hot_ranges(). */
 #define HOT_MOVE_PROMOTE_SCAN	4096
@@ -225,12 +228,15 @@ static bool hot_move_filling(struct btrfs_fs_info *fs_info, u64 free,
 		now - hm->fill[1].time >= HOT_MOVE_FILL_WINDOW / 2 * NSEC_PER_SEC ?
 		&hm->fill[1] : &hm->fill[0];
 	u64 moved = hot_move_moved(hm, run_moved) - from->moved;
+	enum btrfs_hot_move_pause_reason reason = BTRFS_HOT_MOVE_PAUSE_FILLING;
 	u64 elapsed, taken;
 
 	/* Relocation's own delalloc is on disk before each check. */
 	if (percpu_counter_sum_positive(&fs_info->delalloc_bytes) >=
-	    HOT_MOVE_FILL_DIRTY)
+	    HOT_MOVE_FILL_DIRTY) {
+		reason = BTRFS_HOT_MOVE_PAUSE_DIRTY;
 		goto pause;
+	}
 	if (from->free <= free + moved)
 		return false;
 	taken = from->free - free - moved;
@@ -241,6 +247,7 @@ static bool hot_move_filling(struct btrfs_fs_info *fs_info, u64 free,
 				elapsed) < free - margin)
 		return false;
 pause:
+	trace_btrfs_hot_move_pause(fs_info, reason, free, margin);
 	atomic64_inc(&hm->fill_pauses);
 	return true;
 }
@@ -345,6 +352,14 @@ static u64 hot_move_file_range(struct btrfs_fs_info *fs_info, u64 rootid,
 		 * and then the slow devices are full all the same.
 		 */
 		fallback = atomic64_read(fallbacks) - fallback;
+		if (to_nonrot)
+			trace_btrfs_hot_move_promote(fs_info, rootid, ino, cur,
+						     next - cur, ctl.moved,
+						     fallback, ret);
+		else
+			trace_btrfs_hot_move_demote(fs_info, rootid, ino, cur,
+						    next - cur, ctl.moved,
+						    fallback, ret);
 		moved += ctl.moved - min(ctl.moved, fallback);
 		atomic64_add(ctl.skipped_shared, &hm->skipped_shared);
 		/* Read-only subvolumes and swap files are left alone. */
@@ -352,6 +367,9 @@ static u64 hot_move_file_range(struct btrfs_fs_info *fs_info, u64 rootid,
 			hot_move_error(fs_info, to_nonrot ? "promotion" : "demotion",
 				       rootid, ino, cur, ret);
 		if (fallback) {
+			trace_btrfs_hot_move_fallback(fs_info, rootid, ino, cur,
+						      next - cur, ctl.moved,
+						      fallback, ret);
 			*full = true;
 			break;
 		}
@@ -475,7 +493,12 @@ static int hot_move_owner(u64 ino, u64 offset, u64 num_bytes, u64 root,
 	return 0;
 }
 
-/* The temperature of a file range: that of its hottest 1 MiB range. */
+/*
+ * The temperature of a file range: that of its hottest 1 MiB range.  A
+ * range hot data tracking knows nothing of is cold only once it has been
+ * on for hot-kick-time: until then it may not have been read since the
+ * mount, or its saved heat not loaded yet, and counts as hottest.
+ */
 static u32 hot_move_range_temp(struct btrfs_fs_info *fs_info,
 			       const struct hot_move_candidate *c)
 {
@@ -483,11 +506,15 @@ static u32 hot_move_range_temp(struct btrfs_fs_info *fs_info,
 	u64 index = c->offset >> HOT_RANGE_SHIFT;
 	u64 last = min_t(u64, (c->offset + c->len - 1) >> HOT_RANGE_SHIFT,
 			 HOT_RANGE_INDEX_MAX);
+	bool seen_all = hot_track_seen_all(fs_info->sb);
 	u32 temp, max = 0;
 
-	for (; index <= last; index++)
+	for (; index <= last; index++) {
 		if (!hot_track_range_temp(fs_info->sb, &key, index, &temp))
 			max = max(max, temp);
+		else if (!seen_all)
+			return U32_MAX;
+	}
 	return max;
 }
 
@@ -697,8 +724,11 @@ static void hot_move_run(struct btrfs_fs_info *fs_info)
 	 * scrub that set a block group read-only for a while).
 	 */
 	if (hm->full_used && u.used + batch > hm->full_used &&
-	    ktime_get_ns() < hm->retry_at)
+	    ktime_get_ns() < hm->retry_at) {
+		trace_btrfs_hot_move_pause(fs_info, BTRFS_HOT_MOVE_PAUSE_BACKOFF,
+					   u.free, margin);
 		return;
+	}
 	hm->full_used = 0;
 	promoted = atomic64_read(&hm->promoted);
 	if (hot_move_promote(fs_info, min3(batch, high_bytes - u.used,

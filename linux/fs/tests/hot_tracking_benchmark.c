@@ -298,10 +298,10 @@ static void hot_bench_update_pass(struct kunit *test)
 
 		/* The first pass puts every item in a heat map. */
 		t = ktime_get_ns();
-		hot_update_all(fs->hi, ktime_get_ns(), kick);
+		hot_update_all(fs->hi, hot_clock_ns(), kick);
 		first = ktime_get_ns() - t;
 		t = ktime_get_ns();
-		hot_update_all(fs->hi, ktime_get_ns(), kick);
+		hot_update_all(fs->hi, hot_clock_ns(), kick);
 		t = ktime_get_ns() - t;
 		KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_ranges), n);
 		kunit_info(test, "%lu range items in %lu files: pass %llu us (first %llu us), %llu ns per item, memory %ld bytes\n",
@@ -394,7 +394,7 @@ static void hot_bench_lock_hold(struct kunit *test)
 		memset(&evict, 0, sizeof(evict));
 
 		fs = hot_bench_fill(test, files[k]);
-		hot_bench_pass(fs, files[k], ktime_get_ns(), kick, &pass);
+		hot_bench_pass(fs, files[k], hot_clock_ns(), kick, &pass);
 		/* Eviction of the coldest half, batch by batch. */
 		while (atomic_long_read(&fs->hi->nr_ranges) > SZ_512K) {
 			t = ktime_get_ns();
@@ -431,8 +431,8 @@ static void hot_bench_lock_hold(struct kunit *test)
 
 		/* Again, and an aging pass that drops every range (kick 0). */
 		fs = hot_bench_fill(test, files[k]);
-		hot_update_all(fs->hi, ktime_get_ns(), kick);
-		hot_bench_pass(fs, files[k], ktime_get_ns() + 1, 0, &aging);
+		hot_update_all(fs->hi, hot_clock_ns(), kick);
+		hot_bench_pass(fs, files[k], hot_clock_ns() + 1, 0, &aging);
 		KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_ranges), 0);
 		kunit_info(test, "1M ranges in %u files: longest lock hold: pass %llu us (pass in all %llu us), aging pass %llu us (in all %llu us), eviction %llu us, unlink %llu us (in all %llu us)\n",
 			   files[k], div_u64(pass.max, 1000),

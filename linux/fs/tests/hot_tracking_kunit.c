@@ -475,7 +475,7 @@ static void hot_update_test(struct kunit *test)
 	const u64 ms = NSEC_PER_MSEC, s = NSEC_PER_SEC;
 	struct hot_inode_item *he;
 	struct hot_range_item *hr[4];
-	u64 now = ktime_get_ns() + 1000 * s;
+	u64 now = hot_clock_ns() + 1000 * s;
 	struct hot_freq freq;
 	u32 temp;
 	int i;
@@ -552,7 +552,7 @@ static void hot_evict_batch_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, hot_mem_excess(SZ_1M + size + 1, SZ_1M), 2);
 
 	hot_track_io(fs->inode[0], 0, 1500ULL * SZ_1M, READ);
-	hot_update_all(fs->hi, ktime_get_ns(), 60ULL * NSEC_PER_SEC);
+	hot_update_all(fs->hi, hot_clock_ns(), 60ULL * NSEC_PER_SEC);
 	KUNIT_EXPECT_EQ(test, hot_evict_coldest(fs->hi, ULONG_MAX, &more),
 			HOT_EVICT_BATCH);
 	KUNIT_EXPECT_TRUE(test, more);
@@ -572,7 +572,7 @@ static void hot_evict_batch_test(struct kunit *test)
 static void hot_lock_batch_test(struct kunit *test)
 {
 	struct hot_kunit_fs *fs = test->priv;
-	u64 now = ktime_get_ns(), kick = 60ULL * NSEC_PER_SEC;
+	u64 now = hot_clock_ns(), kick = 60ULL * NSEC_PER_SEC;
 	struct hot_inode_item *he;
 	unsigned long next = 0, holds;
 	bool done;
@@ -624,7 +624,7 @@ static void hot_lock_batch_test(struct kunit *test)
 static void hot_update_resched_test(struct kunit *test)
 {
 	struct hot_update_ctl ctl = {
-		.now = ktime_get_ns(), .kick = 60ULL * NSEC_PER_SEC,
+		.now = hot_clock_ns(), .kick = 60ULL * NSEC_PER_SEC,
 	};
 	struct hot_kunit_fs *fs = test->priv;
 	struct hot_inode_item *he;
@@ -671,7 +671,7 @@ static void hot_mem_cap_test(struct kunit *test)
 	};
 	unsigned long saved = sysctl_hot_mem_max, cap;
 	struct hot_kunit_fs *fs = test->priv;
-	u64 now = ktime_get_ns();
+	u64 now = hot_clock_ns();
 	struct hot_inode_item *he;
 	struct hot_range_item *hr;
 	int i;
@@ -725,7 +725,7 @@ static void hot_shrink_test(struct kunit *test)
 {
 	struct hot_kunit_fs *fs = test->priv;
 	struct shrink_control sc = { .gfp_mask = GFP_KERNEL };
-	u64 now = ktime_get_ns();
+	u64 now = hot_clock_ns();
 	struct hot_inode_item *he;
 	unsigned long count;
 	int i;
@@ -797,7 +797,7 @@ static void hot_kunit_spot_one(void *arg, const struct hot_inode_key *key,
 static void hot_spot_order_test(struct kunit *test)
 {
 	struct hot_kunit_fs *fs = test->priv;
-	u64 now = ktime_get_ns() + 1000ULL * NSEC_PER_SEC;
+	u64 now = hot_clock_ns() + 1000ULL * NSEC_PER_SEC;
 	struct hot_kunit_spot spot = {};
 	struct hot_inode_item *he;
 	int i;
@@ -825,7 +825,7 @@ static void hot_spot_order_test(struct kunit *test)
 static void hot_hot_ranges_test(struct kunit *test)
 {
 	struct hot_kunit_fs *fs = test->priv;
-	u64 now = ktime_get_ns() + 1000ULL * NSEC_PER_SEC;
+	u64 now = hot_clock_ns() + 1000ULL * NSEC_PER_SEC;
 	struct hot_inode_key key = { .root = 0, .ino = 100 };
 	struct hot_range_ref refs[8];
 	struct hot_inode_item *he;
@@ -974,7 +974,7 @@ static void hot_concurrent_test(struct kunit *test)
 	complete_all(&go);
 	/* The threads wait on @go, on this stack: let them finish first. */
 	while (busy) {
-		hot_update_all(fs->hi, ktime_get_ns(), 3600ULL * NSEC_PER_SEC);
+		hot_update_all(fs->hi, hot_clock_ns(), 3600ULL * NSEC_PER_SEC);
 		hot_track_get_freq(fs->inode[0], &freq, true, &temp);
 		passes++;
 		cond_resched();
@@ -1003,6 +1003,184 @@ static void hot_concurrent_test(struct kunit *test)
 			hot_kunit_mem(1, HOT_KUNIT_RANGES, 1));
 }
 
+/* Page through the ranges @max at a time; the number listed, or -errno. */
+static int hot_kunit_query_all(struct hot_kunit_fs *fs, bool ranges,
+			       unsigned int max, struct hot_item_rec *recs,
+			       unsigned int room, u32 *oflags)
+{
+	u64 cursor[4] = {}, pass;
+	unsigned int n = 0;
+	int ret;
+
+	*oflags = 0;
+	do {
+		ret = hot_track_query(fs->sb, ranges, cursor, recs + n,
+				      min(max, room - n), oflags, &pass);
+		if (ret < 0)
+			return ret;
+		n += ret;
+	} while (!(*oflags & HOT_QUERY_END) && n < room);
+	return n;
+}
+
+/* FS_IOC_GET_HOT_ITEMS's walk: the order of the maps, pages, cursors. */
+static void hot_query_test(struct kunit *test)
+{
+	struct hot_kunit_fs *fs = test->priv;
+	u64 now = hot_clock_ns() + 1000ULL * NSEC_PER_SEC;
+	struct hot_range_ref refs[8];
+	struct hot_item_rec *recs;
+	struct hot_inode_item *he;
+	u64 cursor[4] = {}, pass;
+	u32 oflags = 0;
+	int i, n;
+
+	recs = kunit_kcalloc(test, 16, sizeof(*recs), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, recs);
+	/* Ranges 0..5, range i read every (i + 1) ms: range 0 hottest. */
+	hot_track_io(fs->inode[0], 0, 6 * SZ_1M, READ);
+	he = hot_kunit_item(fs, 0);
+	KUNIT_ASSERT_NOT_NULL(test, he);
+	for (i = 0; i < 6; i++)
+		hot_kunit_set_range(he, i, (i + 1) * NSEC_PER_MSEC, now);
+
+	/* No pass yet: nothing is in the heat maps. */
+	KUNIT_EXPECT_EQ(test, hot_kunit_query_all(fs, true, 4, recs, 16,
+						  &oflags), 0);
+	KUNIT_EXPECT_EQ(test, oflags, HOT_QUERY_END);
+
+	hot_update_all(fs->hi, now, 60ULL * NSEC_PER_SEC);
+	n = hot_track_hot_ranges(fs->sb, 0, 0, refs, 8);
+	KUNIT_ASSERT_EQ(test, n, 6);
+	/* Pages of one, two, or all: the order of hot_track_hot_ranges(). */
+	for (i = 1; i <= 8; i *= 2) {
+		KUNIT_ASSERT_EQ(test, hot_kunit_query_all(fs, true, i, recs, 16,
+							  &oflags), 6);
+		KUNIT_EXPECT_EQ(test, oflags, HOT_QUERY_END);
+		for (n = 0; n < 6; n++) {
+			KUNIT_EXPECT_EQ(test, recs[n].offset,
+					(u64)refs[n].index << HOT_RANGE_SHIFT);
+			KUNIT_EXPECT_EQ(test, recs[n].temp, refs[n].temp);
+			KUNIT_EXPECT_EQ(test, recs[n].ino, 100);
+			KUNIT_EXPECT_EQ(test, recs[n].flags, HOT_REC_RANGE);
+			KUNIT_EXPECT_EQ(test, recs[n].num_reads, 10);
+			KUNIT_EXPECT_EQ(test, recs[n].write_age, HOT_AGE_NEVER);
+		}
+	}
+
+	/* A page ends at range 1; range 1 and range 3 go; the rest follow. */
+	KUNIT_ASSERT_EQ(test, hot_track_query(fs->sb, true, cursor, recs, 2,
+					      &oflags, &pass), 2);
+	KUNIT_EXPECT_EQ(test, recs[1].offset, SZ_1M);
+	spin_lock(&fs->hi->map_lock);
+	xa_lock(&he->ranges);
+	hot_range_erase(fs->hi, he, xa_load(&he->ranges, 1));
+	hot_range_erase(fs->hi, he, xa_load(&he->ranges, 3));
+	xa_unlock(&he->ranges);
+	spin_unlock(&fs->hi->map_lock);
+	hot_mem_add(fs->hi, hot_range_cachep, -2);
+	oflags = 0;
+	KUNIT_ASSERT_EQ(test, hot_track_query(fs->sb, true, cursor, recs, 8,
+					      &oflags, &pass), 3);
+	KUNIT_EXPECT_EQ(test, oflags, HOT_QUERY_END);
+	KUNIT_EXPECT_EQ(test, recs[0].offset, 2 * SZ_1M);
+	KUNIT_EXPECT_EQ(test, recs[1].offset, 4 * SZ_1M);
+	KUNIT_EXPECT_EQ(test, recs[2].offset, 5 * SZ_1M);
+
+	/* A pass between two pages is said. */
+	memset(cursor, 0, sizeof(cursor));
+	oflags = 0;
+	KUNIT_ASSERT_EQ(test, hot_track_query(fs->sb, true, cursor, recs, 1,
+					      &oflags, &pass), 1);
+	KUNIT_EXPECT_EQ(test, oflags, 0);
+	hot_update_all(fs->hi, now, 60ULL * NSEC_PER_SEC);
+	KUNIT_ASSERT_EQ(test, hot_track_query(fs->sb, true, cursor, recs, 8,
+					      &oflags, &pass), 3);
+	KUNIT_EXPECT_EQ(test, oflags, HOT_QUERY_NEW_PASS | HOT_QUERY_END);
+
+	/* A cursor of ranges is no cursor of files, nor one made up. */
+	KUNIT_EXPECT_EQ(test, hot_track_query(fs->sb, false, cursor, recs, 8,
+					      &oflags, &pass), -EINVAL);
+	cursor[0] = 1;
+	KUNIT_EXPECT_EQ(test, hot_track_query(fs->sb, true, cursor, recs, 8,
+					      &oflags, &pass), -EINVAL);
+
+	/* Files: the one file, whose generation was kept. */
+	KUNIT_ASSERT_EQ(test, hot_kunit_query_all(fs, false, 1, recs, 16,
+						  &oflags), 1);
+	KUNIT_EXPECT_EQ(test, recs[0].flags, 0);
+	KUNIT_EXPECT_EQ(test, recs[0].offset, 0);
+	KUNIT_EXPECT_EQ(test, recs[0].generation, fs->inode[0]->i_generation);
+}
+
+/* FS_IOC_SET_HEAT_INFO's load: counts add, ages become times, the cap. */
+static void hot_load_test(struct kunit *test)
+{
+	struct hot_kunit_fs *fs = test->priv;
+	struct hot_item_rec recs[2] = {
+		{ .num_reads = 7, .avg_delta_reads = 4 * NSEC_PER_MSEC,
+		  .read_age = 3 * NSEC_PER_SEC, .write_age = HOT_AGE_NEVER },
+		{ .flags = HOT_REC_RANGE, .offset = 2 * SZ_1M, .num_reads = 5,
+		  .avg_delta_reads = 2 * NSEC_PER_MSEC, .read_age = U64_MAX - 1,
+		  .num_writes = U32_MAX, .avg_delta_writes = NSEC_PER_SEC,
+		  .write_age = NSEC_PER_SEC },
+	};
+	struct hot_inode_item *he;
+	struct hot_range_item *hr;
+	u64 before, after;
+
+	before = hot_clock_ns();
+	hot_track_io(fs->inode[0], 0, 1, READ);
+	KUNIT_ASSERT_EQ(test, hot_track_load(fs->inode[0], recs, 2), 0);
+	after = hot_clock_ns();
+	he = hot_kunit_item(fs, 0);
+	KUNIT_ASSERT_NOT_NULL(test, he);
+	/* The file read once here: its own average gap stands. */
+	KUNIT_EXPECT_EQ(test, he->freq.nr_reads, 8);
+	KUNIT_EXPECT_EQ(test, hot_gap_ns(he->freq.avg_delta_reads),
+			hot_gap_ns(hot_gap_units(HOT_FIRST_GAP)));
+	/* The later time: the read here, not the one 3 s ago. */
+	KUNIT_EXPECT_GE(test, he->freq.last_read_time, before);
+	hr = xa_load(&he->ranges, 2);
+	KUNIT_ASSERT_NOT_NULL(test, hr);
+	KUNIT_EXPECT_EQ(test, hr->freq.nr_reads, 5);
+	KUNIT_EXPECT_EQ(test, hot_gap_ns(hr->freq.avg_delta_reads),
+			hot_gap_ns(hot_gap_units(2 * NSEC_PER_MSEC)));
+	/* Older than the clock reaches: as early as can be, not never. */
+	KUNIT_EXPECT_EQ(test, hr->freq.last_read_time, 1);
+	KUNIT_EXPECT_EQ(test, hr->freq.nr_writes, U32_MAX);
+	KUNIT_EXPECT_GE(test, hr->freq.last_write_time, before - NSEC_PER_SEC);
+	KUNIT_EXPECT_LE(test, hr->freq.last_write_time, after - NSEC_PER_SEC);
+	/* A range no pass has seen has its temperature of now, not 0. */
+	KUNIT_EXPECT_EQ(test, hot_track_range_temp(fs->sb, &he->key, 2,
+						   &recs[0].temp), 0);
+	KUNIT_EXPECT_GE(test, recs[0].temp, hot_temp(&hr->freq, hot_clock_ns()));
+	KUNIT_EXPECT_GT(test, recs[0].temp, 0);
+
+	/* Counts saturate. */
+	KUNIT_ASSERT_EQ(test, hot_track_load(fs->inode[0], &recs[1], 1), 0);
+	KUNIT_EXPECT_EQ(test, hr->freq.nr_writes, U32_MAX);
+	KUNIT_EXPECT_EQ(test, hr->freq.nr_reads, 10);
+
+	/* At the cap nothing loads. */
+	WRITE_ONCE(fs->hi->mem_max, atomic_long_read(&fs->hi->mem) + 1);
+	recs[1].offset = 9 * SZ_1M;
+	KUNIT_EXPECT_EQ(test, hot_track_load(fs->inode[0], recs, 2), -ENOSPC);
+	KUNIT_EXPECT_NULL(test, xa_load(&he->ranges, 9));
+	KUNIT_EXPECT_EQ(test, he->freq.nr_reads, 8);
+}
+
+/* Data without an item is cold once tracking has been on for kick time. */
+static void hot_seen_all_test(struct kunit *test)
+{
+	struct hot_kunit_fs *fs = test->priv;
+	u64 kick = (u64)READ_ONCE(sysctl_hot_kick_time) * NSEC_PER_SEC;
+
+	KUNIT_EXPECT_FALSE(test, hot_track_seen_all(fs->sb));
+	fs->hi->enabled_at = hot_clock_ns() - kick - 1;
+	KUNIT_EXPECT_TRUE(test, hot_track_seen_all(fs->sb));
+}
+
 static struct kunit_case hot_track_test_cases[] = {
 	KUNIT_CASE(hot_range_span_test),
 	KUNIT_CASE(hot_avg_delta_test),
@@ -1022,6 +1200,9 @@ static struct kunit_case hot_track_test_cases[] = {
 	KUNIT_CASE(hot_shrink_test),
 	KUNIT_CASE(hot_spot_order_test),
 	KUNIT_CASE(hot_hot_ranges_test),
+	KUNIT_CASE(hot_query_test),
+	KUNIT_CASE(hot_load_test),
+	KUNIT_CASE(hot_seen_all_test),
 	KUNIT_CASE(hot_mute_test),
 	KUNIT_CASE(hot_concurrent_test),
 	{}

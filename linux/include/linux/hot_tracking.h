@@ -18,6 +18,7 @@
 #include <linux/rhashtable-types.h>
 #include <linux/rcupdate.h>
 #include <linux/spinlock.h>
+#include <linux/timekeeping.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
 #include <uapi/linux/hot_tracking.h>
@@ -36,13 +37,32 @@
  */
 #define HOT_GAP_UNIT_SHIFT	10
 
+/*
+ * The clock of hot data tracking runs %HOT_CLOCK_BIAS ns (about 13 days,
+ * more than the longest hot-kick-time) ahead of CLOCK_MONOTONIC, so that
+ * the time of an access from before boot, which loaded heat brings, is
+ * still a time after 0 (never).
+ */
+#define HOT_CLOCK_BIAS		BIT_ULL(50)
+
+/**
+ * hot_clock_ns() - the time of hot data tracking
+ *
+ * Context: any.
+ * Return: ktime_get_ns() plus %HOT_CLOCK_BIAS, in ns.
+ */
+static inline u64 hot_clock_ns(void)
+{
+	return ktime_get_ns() + HOT_CLOCK_BIAS;
+}
+
 /* Range numbers are 32 bits: ranges past 4 PiB into a file are not tracked. */
 #define HOT_RANGE_INDEX_MAX	U32_MAX
 
 /**
  * struct hot_freq - access history of an inode or of a range
  * @last_read_time: when data was last read from disk, in ns of
- *	ktime_get_ns() (CLOCK_MONOTONIC); 0 if never.
+ *	hot_clock_ns(); 0 if never.
  * @last_write_time: when data was last written to disk, in ns; 0 if never.
  * @avg_delta_reads: weighted moving average of the time between two reads,
  *	in units of 2^%HOT_GAP_UNIT_SHIFT ns (hot_gap_ns() converts); starts
@@ -138,6 +158,8 @@ struct hot_inode_key {
  * @nr_nodes: the leaf nodes of @ranges counted in &hot_info.mem: @nr_groups,
  *	or none while range 0 alone is in the xarray's head; under the item
  *	lock.
+ * @generation: the file's generation (&inode.i_generation) when the item
+ *	was made: with @key it names the file across umounts and reboots.
  * @dead: set once the item left &hot_info.inodes; no range is added after.
  * @track_list: link in a &hot_info.inode_map bucket, under
  *	&hot_info.map_lock; empty until the first update pass.
@@ -156,6 +178,7 @@ struct hot_inode_item {
 	u32 muted;
 	u32 nr_groups;
 	u32 nr_nodes;
+	u32 generation;
 	bool dead;
 	union {
 		struct list_head track_list;
@@ -191,12 +214,14 @@ struct hot_type {
  *	inode item (the most a table that grows and shrinks by itself has).
  * @nr_inodes: number of inode items.
  * @nr_ranges: number of range items.
+ * @enabled_at: when tracking was turned on, in ns of hot_clock_ns().
  * @mem_max: the cap of @mem in bytes that the hot_track_mem= mount option
  *	set, or 0 to follow the sysctl hot-mem-max-bytes.
  * @nr_over_cap: items the I/O hooks did not make because @mem was at the
  *	cap (@mem_max, or the sysctl hot-mem-max-bytes); per CPU, as every CPU
  *	doing I/O may add to it at the cap.
- * @nr_passes: update passes done; written by the update worker only.
+ * @nr_passes: update passes done; written by the update worker only, under
+ *	@map_lock.
  * @dead_items: inode items of deleted files whose ranges @free_work frees,
  *	linked by their &hot_inode_item.track_list; under @map_lock.
  * @free_work: frees the items on @dead_items, a batch of ranges at a time.
@@ -205,6 +230,9 @@ struct hot_type {
  * @debugfs_dir: the superblock's directory in debugfs, or NULL.
  * @map_lock: protects the heat maps and the items' places in them.  Taken
  *	before an item lock, never in the I/O path.
+ * @map_seq: odd while an update pass reorders the heat maps, and one more
+ *	each time one begins or ends; under @map_lock.  Cursors of
+ *	hot_track_query() keep it.
  * @inode_map: inode items by temperature bucket, as of the last update pass.
  * @range_map: range items by temperature bucket, as of the last update pass.
  * @update_work: the update worker: temperatures, heat maps, aging, the
@@ -226,6 +254,7 @@ struct hot_info {
 	atomic_long_t mem;
 	atomic_long_t nr_inodes;
 	atomic_long_t nr_ranges;
+	u64 enabled_at;
 	unsigned long mem_max;
 	struct percpu_counter nr_over_cap;
 	unsigned long nr_passes;
@@ -234,6 +263,7 @@ struct hot_info {
 	struct list_head list;
 	struct dentry *debugfs_dir;
 	spinlock_t map_lock;	/* the heat maps; see above */
+	u64 map_seq;
 	struct list_head inode_map[HOT_MAP_BUCKETS];
 	struct list_head range_map[HOT_MAP_BUCKETS];
 	struct delayed_work update_work;
@@ -295,7 +325,18 @@ int hot_track_hot_ranges(struct super_block *sb, u32 min_temp,
 			 unsigned int max);
 int hot_track_range_temp(struct super_block *sb,
 			 const struct hot_inode_key *key, u64 index, u32 *temp);
+bool hot_track_seen_all(struct super_block *sb);
 void hot_track_mute_range(struct inode *inode, u64 index, bool mute);
+int hot_track_query(struct super_block *sb, bool ranges, u64 *cursor,
+		    struct hot_item_rec *recs, unsigned int max, u32 *oflags,
+		    u64 *pass);
+bool hot_track_inode_root(struct inode *inode, u64 *root);
+int hot_track_load(struct inode *inode, const struct hot_item_rec *recs,
+		   unsigned int nr);
+long hot_track_ioctl_get_hot_items(struct file *file,
+				   struct hot_items_query __user *uquery);
+long hot_track_ioctl_set_heat_info(struct file *file,
+				   struct hot_heat_set __user *uset);
 void __hot_track_io(struct inode *inode, loff_t pos, u64 len, int rw);
 void __hot_track_writeback_folio(struct inode *inode, struct folio *folio);
 void __hot_track_writeback_begin(struct inode *inode);
@@ -439,6 +480,20 @@ hot_track_ioctl_get_heat_info(struct file *file,
 	return -EOPNOTSUPP;
 }
 
+static inline long
+hot_track_ioctl_get_hot_items(struct file *file,
+			      struct hot_items_query __user *uquery)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline long
+hot_track_ioctl_set_heat_info(struct file *file,
+			      struct hot_heat_set __user *uset)
+{
+	return -EOPNOTSUPP;
+}
+
 static inline int hot_track_hot_ranges(struct super_block *sb, u32 min_temp,
 				       unsigned long skip,
 				       struct hot_range_ref *refs,
@@ -452,6 +507,11 @@ static inline int hot_track_range_temp(struct super_block *sb,
 				       u64 index, u32 *temp)
 {
 	return -ENODATA;
+}
+
+static inline bool hot_track_seen_all(struct super_block *sb)
+{
+	return false;
 }
 
 static inline void hot_track_mute_range(struct inode *inode, u64 index,

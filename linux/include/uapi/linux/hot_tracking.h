@@ -39,6 +39,121 @@ struct hot_heat_info {
 	__u64 reserved[4];
 };
 
+/* Age of an access that never happened, in &struct hot_item_rec. */
+#define HOT_AGE_NEVER		(~0ULL)
+
+/* &hot_item_rec.flags: the record is of a 1 MiB range, not of a file. */
+#define HOT_REC_RANGE		0x1
+
+/**
+ * struct hot_item_rec - the heat of a file or of one 1 MiB range of it
+ * @root: the part of the filesystem the inode number belongs to: the
+ *	subvolume ID on btrfs, 0 on filesystems whose inode numbers are unique.
+ * @ino: the inode number of the file.
+ * @generation: the generation of the file (as in file handles): with @root
+ *	and @ino it names the file across umounts and reboots.  A file that
+ *	reuses the inode number of a deleted one has another generation.
+ * @flags: %HOT_REC_RANGE for a range, 0 for a whole file.
+ * @offset: for a range, its first byte in the file, a multiple of 1 MiB
+ *	(bytes); 0 for a file.
+ * @num_reads: reads from disk; saturates at 2^32 - 1.
+ * @num_writes: writes to disk; saturates at 2^32 - 1.
+ * @temp: the temperature as of the last update pass (0 before the first
+ *	pass that saw the item); ignored by %FS_IOC_SET_HEAT_INFO.
+ * @reserved: zero.
+ * @avg_delta_reads: weighted average time between two reads from disk, in
+ *	ns, as in &struct hot_heat_info.
+ * @avg_delta_writes: the same for writes, in ns.
+ * @read_age: time since the last read from disk, in ns, as of the call;
+ *	%HOT_AGE_NEVER if never.
+ * @write_age: time since the last write to disk, in ns; %HOT_AGE_NEVER if
+ *	never.
+ *
+ * Ages, unlike times, mean the same after a reboot: a saved record loaded
+ * back with its ages advanced by the time in between describes the same
+ * past.
+ */
+struct hot_item_rec {
+	__u64 root;
+	__u64 ino;
+	__u32 generation;
+	__u32 flags;
+	__u64 offset;
+	__u32 num_reads;
+	__u32 num_writes;
+	__u32 temp;
+	__u32 reserved;
+	__u64 avg_delta_reads;
+	__u64 avg_delta_writes;
+	__u64 read_age;
+	__u64 write_age;
+};
+
+/* The size of the first version of &struct hot_item_rec, in bytes. */
+#define HOT_ITEM_REC_SIZE_VER0	80
+
+/* &hot_items_query.flags: list ranges instead of files. */
+#define HOT_QUERY_RANGES	0x1
+
+/* &hot_items_query.oflags: no item comes after the last one returned. */
+#define HOT_QUERY_END		0x1
+/*
+ * &hot_items_query.oflags: an update pass ran since the cursor was made,
+ * so the order changed: items may be missed or returned twice.
+ */
+#define HOT_QUERY_NEW_PASS	0x2
+
+/* The most records one %FS_IOC_GET_HOT_ITEMS or %FS_IOC_SET_HEAT_INFO takes. */
+#define HOT_QUERY_MAX		4096
+
+/**
+ * struct hot_items_query - a page of a filesystem's hottest items, for
+ *	%FS_IOC_GET_HOT_ITEMS
+ * @flags: in: %HOT_QUERY_RANGES to list ranges, 0 to list files.
+ * @rec_size: in: the size of one record in @recs, in bytes: at least
+ *	%HOT_ITEM_REC_SIZE_VER0 and at most 4096.  A larger record than the
+ *	kernel knows is filled up to the size it knows, the rest with zeros;
+ *	a smaller one (of an older version) up to its size.
+ * @nr: in: room in @recs, in records, 1 to %HOT_QUERY_MAX; out: records
+ *	filled.
+ * @oflags: in: zero; out: %HOT_QUERY_END, %HOT_QUERY_NEW_PASS.
+ * @recs: in: user address of the records.
+ * @pass: out: the number of update passes done when the page was taken.
+ * @cursor: in and out: all zeros to begin with the hottest item; after a
+ *	call, where the next page begins.  Opaque: pass it back as it is.
+ * @reserved: in: zero.
+ */
+struct hot_items_query {
+	__u32 flags;
+	__u32 rec_size;
+	__u32 nr;
+	__u32 oflags;
+	__u64 recs;
+	__u64 pass;
+	__u64 cursor[4];
+	__u64 reserved[4];
+};
+
+/**
+ * struct hot_heat_set - heat to load into a file, for %FS_IOC_SET_HEAT_INFO
+ * @flags: in: zero.
+ * @rec_size: in: the size of one record in @recs, in bytes, as in
+ *	&struct hot_items_query.
+ * @nr: in: records in @recs, 1 to %HOT_QUERY_MAX.
+ * @reserved1: in: zero.
+ * @recs: in: user address of the records: at most one of the whole file
+ *	and any of its ranges, each for the file of the descriptor.
+ * @reserved: in: zero.
+ */
+struct hot_heat_set {
+	__u32 flags;
+	__u32 rec_size;
+	__u32 nr;
+	__u32 reserved1;
+	__u64 recs;
+	__u64 reserved[2];
+};
+
 /*
  * Fill a struct hot_heat_info for the file of the descriptor.  The caller
  * must own the file or be allowed to write it (as for mincore()).  Errors:
@@ -50,5 +165,24 @@ struct hot_heat_info {
  * EBADF, as for every ioctl.
  */
 #define FS_IOC_GET_HEAT_INFO	_IOWR('f', 0x60, struct hot_heat_info)
+
+/*
+ * List the hottest files or ranges of the filesystem of the descriptor, hottest
+ * first, in the order of the heat maps of the last update pass, a page per
+ * call.  Needs CAP_SYS_ADMIN.  Errors: EFAULT, EINVAL (unknown flags,
+ * reserved fields not zero, @rec_size or @nr out of bounds, a cursor this
+ * call did not make), EOPNOTSUPP (hot data tracking is off), EPERM.
+ */
+#define FS_IOC_GET_HOT_ITEMS	_IOWR('f', 0x61, struct hot_items_query)
+
+/*
+ * Load saved heat into the file of the descriptor; counts add to what was
+ * recorded since.  Needs CAP_SYS_ADMIN.  Errors: EFAULT, EINVAL (bad flags,
+ * sizes, offsets or reserved fields, two records of one item), ENOTTY (not a
+ * regular file), EOPNOTSUPP, EPERM, ESTALE (a record of another file: root,
+ * inode number or generation differ), ENOSPC (at the memory cap: nothing was
+ * loaded).
+ */
+#define FS_IOC_SET_HEAT_INFO	_IOW('f', 0x62, struct hot_heat_set)
 
 #endif /* _UAPI_LINUX_HOT_TRACKING_H */

@@ -36,10 +36,40 @@ mkdir -p "$mnt"
 sysctls=(/proc/sys/fs/hot-update-delay /proc/sys/fs/hot-kick-time)
 saved=()
 for f in "${sysctls[@]}"; do saved+=("$(cat "$f" 2>/dev/null)"); done
+# The hot_move tracepoints, on for the whole run where tracefs has events.
+tracefs=/sys/kernel/tracing
+hm_events="promote demote fallback pause"
+[ -d "$tracefs/events" ] || mount -t tracefs nodev "$tracefs" 2>/dev/null
+if [ -d "$tracefs/events/btrfs/btrfs_hot_move_promote" ]; then
+	tracing=1
+	echo > "$tracefs/trace"
+	for e in $hm_events; do
+		echo 1 > "$tracefs/events/btrfs/btrfs_hot_move_$e/enable"
+	done
+elif [ -d "$tracefs/events/btrfs" ]; then
+	tracing=missing
+else
+	tracing=0
+fi
+# traced PATTERN: the trace has a line that matches (true without tracefs).
+traced() {
+	case $tracing in
+	1) grep -qE "$1" "$tracefs/trace" ;;
+	0) true ;;
+	*) false ;;
+	esac
+}
+n='[0-9]+'
+
 cleanup() {
-	local i
+	local i e
 	jobs -p | xargs -r kill 2>/dev/null
 	wait
+	if [ "$tracing" = 1 ]; then
+		for e in $hm_events; do
+			echo 0 > "$tracefs/events/btrfs/btrfs_hot_move_$e/enable"
+		done
+	fi
 	[ -e "$mnt/swap" ] && swapoff "$mnt/swap" 2>/dev/null
 	mountpoint -q "$mnt" && umount "$mnt"
 	for l in "${loops[@]}"; do losetup -d "$l"; done
@@ -328,6 +358,9 @@ if new_fs; then
 		{ echo "# hot: $("$where" "$mnt/hot")"; rc=1; }
 	on "$mnt/cold" "$(printf 'H%.0s' {1..32})" || { echo "# cold moved"; rc=1; }
 	[ "$(stat_of promoted_bytes)" -ge $((16 << 20)) ] || fail "line $LINENO"
+	e="root=5\(FS_TREE\) ino=$(stat -c %i "$mnt/hot") start=$n len=1048576"
+	traced "btrfs_hot_move_promote: .*$e moved=1048576 fallback=0 ret=0" ||
+		fail "no promotion in the trace"
 	verify sums || fail "line $LINENO"
 	cp "$work/sums" "$work/sums.2"
 fi
@@ -349,7 +382,10 @@ report "placement persists across remount" $rc
 # 4. Demotion: above the high watermark the coldest data goes back until
 # usage is under the low watermark, an extent split by an overwrite in its
 # middle too: two references of one file, not a shared extent.  (Demotion
-# took it for shared and left it on the SSD.)
+# took it for shared and left it on the SSD.)  Data that hot data tracking
+# has not seen since the mount (case 3 unmounted) stays until tracking has
+# been on for hot-kick-time.  (It was demoted at once: a remount sent the
+# hot data back to the HDD.)
 rc=1
 if mountpoint -q "$mnt"; then
 	rc=0
@@ -362,9 +398,21 @@ if mountpoint -q "$mnt"; then
 	# Everything counts as cold now, and the 16 MiB are above 1%.
 	tune promote_temp=0xff000000 demote_temp=0xfe000000 interval=1 \
 	     low_watermark=0 high_watermark=1 || fail "line $LINENO"
+	# Three runs: the 15 MiB not seen since the mount stay.
+	runs=$(stat_of runs)
+	wait_for 30 eval '[ "$(stat_of runs)" -ge $((runs + 3)) ]' ||
+		fail "line $LINENO"
+	on "$mnt/hot" "?SSSSSSSSSSSSSSS$(printf 'H%.0s' {1..16})" ||
+		fail "demoted data not seen since the mount: $("$where" "$mnt/hot")"
+	# Once tracking has been on for hot-kick-time, it is cold.
+	echo 1 > /proc/sys/fs/hot-kick-time
 	wait_for 30 on "$mnt/hot" "$(printf 'H%.0s' {1..32})" ||
 		{ echo "# hot: $("$where" "$mnt/hot")"; rc=1; }
+	echo 3600 > /proc/sys/fs/hot-kick-time
 	[ "$(stat_of demoted_bytes)" -gt "$demoted" ] || fail "line $LINENO"
+	e="ino=$(stat -c %i "$mnt/hot") start=$n len=$n"
+	traced "btrfs_hot_move_demote: .*$e moved=[1-9][0-9]* fallback=0 ret=0" ||
+		fail "no demotion in the trace"
 	verify sums.2 || fail "line $LINENO"
 fi
 report "cold ranges demoted above the high watermark" $rc
@@ -493,6 +541,11 @@ if new_fs; then
 	fi
 	verify sums || fail "verify"
 	[ "$(stat_of fallback_bytes)" -gt 0 ] || fail "no fallback counted"
+	e="ino=$n start=$n len=$n moved=$n"
+	traced "btrfs_hot_move_fallback: .*$e fallback=[1-9][0-9]* ret=$n" ||
+		fail "no fallback in the trace"
+	traced "btrfs_hot_move_pause: .*reason=backoff free=$n margin=$n" ||
+		fail "no backoff in the trace"
 	logged "hot_move: non-rotational devices full" || fail "fallback not logged"
 	# Room comes back, less than a batch: small's 16 MiB, deleted.  A new
 	# file hotter than the rest of huge is promoted there once a retry
@@ -536,6 +589,8 @@ if new_fs; then
 		     "promoted $during bytes meanwhile"
 		[ "$filled" -ge $((avail * 97 / 100)) ] || fail "early ENOSPC"
 		[ "$pauses" -gt 0 ] || fail "relocation did not pause"
+		traced "btrfs_hot_move_pause: .*reason=(filling|dirty) free=$n margin=$n" ||
+			fail "no pause in the trace"
 		# A run in progress stops before its next range: a batch at most.
 		[ "$during" -le $((16 << 20)) ] || fail "promotion went on"
 		rm -f "$mnt/fill"

@@ -72,6 +72,168 @@ restore() {
 }
 echo 1 > /proc/sys/fs/hot-update-delay
 
+# Wait until the trace shows a line matching PATTERN (grep -E), for up to
+# SECS seconds times the scale; 0 once it does.
+tracefs=/sys/kernel/tracing
+wait_trace() {	# wait_trace PATTERN SECS
+	local end=$((SECONDS + $2 * HOT_TIMEOUT_SCALE))
+
+	until grep -qE "$1" "$tracefs/trace"; do
+		((SECONDS < end)) || { echo "# hot_track: no trace line: $1"; return 1; }
+		sleep 0.2
+	done
+}
+
+# The tracepoints fire with their fields: an update pass, the heat of a
+# deleted file forgotten, items freed by the shrinker and by the memory cap.
+trace_test() {	# trace_test FS DEV MNT
+	local ev=$tracefs/events/hot_track i ino ok=ok
+
+	[ -d "$tracefs/events" ] || mount -t tracefs nodev "$tracefs" 2>/dev/null
+	if [ ! -d "$tracefs/events" ]; then
+		echo "# hot_track: $1: tracepoints: SKIP (no tracefs with events)"
+		return 0
+	fi
+	if [ ! -d "$ev" ]; then
+		echo "# hot_track: $1: tracepoints: FAILED (no hot_track events)"
+		return 1
+	fi
+	mount -t "$1" -o hot_track "$2" "$3" || return 1
+	echo > "$tracefs/trace"
+	echo 1 > "$ev/enable"
+	# 100 files, one write each: 200 items, more than the shrinker keeps.
+	for i in $(seq 0 99); do
+		dd if=/dev/zero of="$3/t$i" bs=4k count=1 oflag=direct status=none
+	done
+	ino=$(stat -c %i "$3/t0")
+	n='[0-9]+' dev='dev=[0-9]+:[0-9]+'
+	e="hot_track_update_pass: $dev pass=$n inodes=$n ranges=$n"
+	e="$e mapped=([2-9]|1[0-9])[0-9]{2} mem=$n evicted=$n duration_ns=$n"
+	wait_trace "$e" 20 || ok=FAILED
+	rm "$3/t0"
+	wait_trace "hot_track_inode_drop: $dev root=$n ino=$ino gen=$n reason=deleted" 20 ||
+		ok=FAILED
+	echo 2 > /proc/sys/vm/drop_caches
+	wait_trace "hot_track_evict: $dev reason=shrinker freed=[1-9][0-9]* mem=$n" 20 ||
+		ok=FAILED
+	wait_trace "hot_track_inode_drop: $dev root=$n ino=$n gen=$n reason=evicted" 20 ||
+		ok=FAILED
+	# More items than a cap of 4 KiB holds: the next pass frees some.
+	for i in $(seq 100 139); do
+		dd if=/dev/zero of="$3/t$i" bs=4k count=1 oflag=direct status=none
+	done
+	mount -o remount,hot_track_mem=4096 "$3" || ok=FAILED
+	wait_trace "hot_track_evict: $dev reason=cap freed=[1-9][0-9]* mem=$n" 20 || ok=FAILED
+	wait_trace "hot_track_update_pass: .* evicted=[1-9][0-9]* " 20 || ok=FAILED
+	echo 0 > "$ev/enable"
+	rm -f "$3"/t*
+	umount "$3" || ok=FAILED
+	echo "# hot_track: $1: tracepoints: $ok"
+	[ $ok = ok ]
+}
+
+# Save the heat of MNT to FILE until it has a line for each of the files
+# given (their inode numbers), for up to SECS seconds times the scale.
+save_until() {	# save_until HOT_HEAT MNT FILE SECS INO...
+	local heat=$1 mnt=$2 out=$3 end=$((SECONDS + $4 * HOT_TIMEOUT_SCALE)) i
+	shift 4
+	while :; do
+		"$heat" save "$mnt" "$out" || return 1
+		for i in "$@"; do
+			awk -v i="$i" '$1 == "file" && $3 == i { f = 1 } END { exit !f }' \
+				"$out" || break
+		done
+		awk -v i="$i" '$1 == "file" && $3 == i { f = 1 } END { exit !f }' \
+			"$out" && return 0
+		((SECONDS < end)) || return 1
+		sleep 0.2
+	done
+}
+
+# hottop -b -n 1 lists the hottest files in the order of the query, which
+# hot_heat save wrote; heat saved, the filesystem mounted again and the
+# heat loaded: each file has its counts back, its ages advanced by the time
+# between; a file deleted and made again with the same inode number gets
+# none of the old one's.
+persist_test() {	# persist_test FS DEV MNT
+	local heat=${HOT_HEAT:-$here/hot_heat}
+	local top=${HOTTOP:-$here/../../../hot_track/hottop.py}
+	local saved=$work/heat.$1 ok=ok i r inos=() ino0 reuse= want got line
+	local reads age now_ns saved_ns ago end
+
+	if [ ! -x "$heat" ] || [ ! -x "$top" ]; then
+		echo "# hot_track: $1: hottop, saved heat: SKIP (no hot_heat or hottop)"
+		return 0
+	fi
+	mount -t "$1" -o hot_track "$2" "$3" || return 1
+	for i in 0 1 2 3; do
+		dd if=/dev/urandom of="$3/h$i" bs=1M count=2 oflag=direct status=none
+		# Buffered, from disk each time: btrfs may serve O_DIRECT
+		# reads through the page cache.
+		for r in $(seq $((4 * (i + 1)))); do
+			echo 1 > /proc/sys/vm/drop_caches
+			dd if="$3/h$i" of=/dev/null bs=4k count=1 status=none
+		done
+		inos+=("$(stat -c %i "$3/h$i")")
+	done
+	save_until "$heat" "$3" "$saved" 20 "${inos[@]}" || ok=FAILED
+
+	# The four files, hottest first, as the query has them and hottop.
+	end=$((SECONDS + 20 * HOT_TIMEOUT_SCALE))
+	while :; do
+		"$heat" save "$3" "$saved" || ok=FAILED
+		want=$(awk '$1 == "file" { print $3 }' "$saved" | head -4 |
+		       while read -r i; do find "$3" -inum "$i"; done | xargs)
+		got=$("$top" -b -n 1 -N 4 "$3" | tail -4 | awk '{ print $NF }' | xargs)
+		[ "$want" = "$3/h3 $3/h2 $3/h1 $3/h0" ] && [ "$got" = "$want" ] && break
+		if ((SECONDS >= end)); then
+			echo "# hottop: $got; the query: $want"
+			ok=FAILED
+			break
+		fi
+		sleep 0.2
+	done
+
+	# h0 deleted, and a new file with its inode number where the
+	# filesystem gives it again soon (not btrfs).
+	ino0=${inos[0]}
+	rm "$3/h0"
+	for i in $(seq 20); do
+		dd if=/dev/zero of="$3/n$i" bs=4k count=1 oflag=direct status=none
+		[ "$(stat -c %i "$3/n$i")" = "$ino0" ] && { reuse=$3/n$i; break; }
+	done
+	umount "$3" && mount -t "$1" -o hot_track "$2" "$3" || ok=FAILED
+	"$heat" "$3/h1" >/dev/null 2>&1 && { echo "# heat after the mount"; ok=FAILED; }
+	"$heat" load "$3" "$saved" 2>"$work/load.log" || ok=FAILED
+	# h0 is gone: skipped.
+	grep -qE "loaded 3 files and [0-9]+ ranges, skipped 1 " "$work/load.log" ||
+		{ echo "# $(cat "$work/load.log")"; ok=FAILED; }
+	saved_ns=$(awk '$1 == "saved" { print $2 }' "$saved")
+	for i in 1 2 3; do
+		line=$(awk -v i="${inos[$i]}" '$1 == "file" && $3 == i' "$saved")
+		reads=$(echo "$line" | awk '{ print $5 }')
+		age=$(echo "$line" | awk '{ print $9 }')
+		now_ns=$(date +%s%N)
+		got=$("$heat" "$3/h$i" | tail -1)
+		ago=$(echo "$got" | awk '{ print $7 }')
+		[ "$(echo "$got" | awk '{ print $2 }')" = "$reads" ] ||
+			{ echo "# h$i: saved $reads reads: $got"; ok=FAILED; }
+		# The age at the save, and no more than the time since on top.
+		awk -v a="$age" -v g="$ago" -v d=$((now_ns - saved_ns)) \
+			'BEGIN { exit !(g >= a / 1e9 - 0.1 && g <= (a + d) / 1e9 + 0.1) }' ||
+			{ echo "# h$i: read ${ago}s ago, ${age}ns before the save," \
+			       "$((now_ns - saved_ns))ns ago"; ok=FAILED; }
+	done
+	# No heat, or that of its own write.
+	if [ -n "$reuse" ] && got=$("$heat" "$reuse" 2>/dev/null); then
+		[ "$(echo "$got" | tail -1 | awk '{ print $2 }')" = 0 ] ||
+			{ echo "# $reuse has the heat of the deleted h0: $got"; ok=FAILED; }
+	fi
+	umount "$3" || ok=FAILED
+	echo "# hot_track: $1: hottop, saved heat${reuse:+, inode number reused}: $ok"
+	[ $ok = ok ]
+}
+
 rc=0
 for fs in $fses; do
 	dev=$(dev_for "$fs") || { echo "hot_track: no device for $fs"; exit $ksft_skip; }
@@ -99,6 +261,8 @@ for fs in $fses; do
 	done
 	[ $ok = ok ] || rc=1
 	echo "# hot_track: $fs: 10 unmounts while the worker runs: $ok"
+	trace_test "$fs" "$dev" "$mnt" || rc=1
+	persist_test "$fs" "$dev" "$mnt" || rc=1
 done
 restore
 exit $rc

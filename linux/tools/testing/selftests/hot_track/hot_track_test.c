@@ -20,6 +20,7 @@
 #include <limits.h>
 #include <sched.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/fs.h>
 #include <linux/hot_tracking.h>
 
 #include "../kselftest_harness.h"
@@ -1183,6 +1185,642 @@ TEST_F_TIMEOUT(hot, debugfs_formats, WORKER_TIMEOUT)
 	EXPECT_LT(0, mem);
 	/* Root only. */
 	EXPECT_EQ(0400, 0777 & (stat(path, &st) ? 0 : st.st_mode));
+}
+
+/* The most items the query tests read in one list. */
+#define QMAX		1024
+
+/* One FS_IOC_GET_HOT_ITEMS call on @fd with @q; 0 or -errno. */
+static int hot_items(int fd, struct hot_items_query *q)
+{
+	return ioctl(fd, FS_IOC_GET_HOT_ITEMS, q) ? -errno : 0;
+}
+
+/*
+ * The whole list of files (or ranges, @flags HOT_QUERY_RANGES) in pages of
+ * @page records into @recs (room for QMAX): the number of records, -EAGAIN
+ * if an update pass came between two pages, or -errno.
+ */
+static int hot_items_all(int fd, unsigned int flags, unsigned int page,
+			 struct hot_item_rec *recs, __u64 *pass)
+{
+	struct hot_items_query q = {
+		.flags = flags, .rec_size = sizeof(*recs),
+	};
+	unsigned int n = 0;
+	int ret;
+
+	do {
+		q.nr = page < QMAX - n ? page : QMAX - n;
+		if (!q.nr)
+			return -E2BIG;
+		q.oflags = 0;
+		q.recs = (uintptr_t)(recs + n);
+		ret = hot_items(fd, &q);
+		if (ret)
+			return ret;
+		if (q.oflags & HOT_QUERY_NEW_PASS || (n && q.pass != *pass))
+			return -EAGAIN;
+		*pass = q.pass;
+		n += q.nr;
+	} while (!(q.oflags & HOT_QUERY_END));
+	return n;
+}
+
+/* Whether two lists name the same items in the same order and heat. */
+static bool same_list(const struct hot_item_rec *a,
+		      const struct hot_item_rec *b, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (a[i].ino != b[i].ino || a[i].root != b[i].root ||
+		    a[i].offset != b[i].offset || a[i].temp != b[i].temp ||
+		    a[i].num_reads != b[i].num_reads)
+			return false;
+	return true;
+}
+
+/* The (ino, start) of the lines of a debugfs spot list; their number. */
+static int spot_list(bool ranges, __u64 *ino, __u64 *start, int max)
+{
+	unsigned long long f_ino, f_root, f_start, f_len;
+	char path[PATH_MAX], line[256];
+	unsigned int r, w, t;
+	int n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", getenv("HOT_TRACK_DEBUGFS"),
+		 ranges ? "range_spot" : "inode_spot");
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (n < max && fgets(line, sizeof(line), f)) {
+		if (ranges ? sscanf(line, "%llu %llu %llu %llu %u %u %u",
+				    &f_ino, &f_root, &f_start, &f_len, &r, &w,
+				    &t) != 7 :
+			     sscanf(line, "%llu %llu %u %u %u", &f_ino, &f_root,
+				    &r, &w, &t) != 5)
+			break;
+		ino[n] = f_ino;
+		start[n++] = ranges ? f_start : 0;
+	}
+	fclose(f);
+	return n;
+}
+
+struct query_look {
+	int fd;
+	bool ranges;
+	int n, spot;
+	struct hot_item_rec recs[QMAX], again[QMAX];
+	__u64 ino[QMAX], start[QMAX];
+};
+
+/*
+ * Read the whole list in pages of 3, the spot list, and the whole list at
+ * once: false unless both lists are of one pass and the same.
+ */
+static bool query_look(void *arg)
+{
+	unsigned int flags = 0;
+	struct query_look *l = arg;
+	__u64 pass, pass2;
+	int n2;
+
+	if (l->ranges)
+		flags = HOT_QUERY_RANGES;
+	l->n = hot_items_all(l->fd, flags, 3, l->recs, &pass);
+	l->spot = spot_list(l->ranges, l->ino, l->start, QMAX);
+	n2 = hot_items_all(l->fd, flags, QMAX, l->again, &pass2);
+	return l->n > 0 && n2 == l->n && pass == pass2 &&
+	       same_list(l->recs, l->again, l->n);
+}
+
+/* Make @n files "@base.I", file I read from disk 4 * (I + 1) times. */
+static int make_heated(const char *base, int n, char *buf, struct stat *st)
+{
+	char path[PATH_MAX + 64];
+	int i, fd;
+
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s.%d", base, i);
+		fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+		if (fd < 0)
+			return -1;
+		if (make_file(fd, buf, 2 * MiB) || fstat(fd, &st[i]) ||
+		    direct_reads(path, buf, 0, 4 * (i + 1)) ||
+		    direct_reads(path, buf, MiB, 2 * (i + 1))) {
+			close(fd);
+			return -1;
+		}
+		close(fd);
+	}
+	return 0;
+}
+
+static void unlink_heated(const char *base, int n)
+{
+	char path[PATH_MAX + 64];
+
+	for (int i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s.%d", base, i);
+		unlink(path);
+	}
+}
+
+/* Where the record of @ino (range @start) is in @recs, or -1. */
+static int rec_pos(const struct hot_item_rec *recs, int n, __u64 ino,
+		   __u64 start)
+{
+	for (int i = 0; i < n; i++)
+		if (recs[i].ino == ino && recs[i].offset == start)
+			return i;
+	return -1;
+}
+
+#define NHEATED	6
+
+/* The generation of @path as FS_IOC_GETVERSION gives it; -1 if it cannot. */
+static long long file_generation(const char *path)
+{
+	int fd = open(path, O_RDONLY), gen;
+	long long ret = -1;
+
+	if (fd < 0)
+		return -1;
+	if (!ioctl(fd, FS_IOC_GETVERSION, &gen))
+		ret = (unsigned int)gen;
+	close(fd);
+	return ret;
+}
+
+/*
+ * FS_IOC_GET_HOT_ITEMS lists files and ranges in the order of the spot
+ * lists of debugfs, paged or not, with what names each file and its counts.
+ */
+TEST_F_TIMEOUT(hot, query_order_matches_spot, WORKER_TIMEOUT)
+{
+	struct query_look *l = calloc(1, sizeof(*l));
+	char path[PATH_MAX + 64];
+	struct stat st[NHEATED];
+	int i, r, fd, pos, prev;
+	long long gen;
+
+	if (no_worker_tests())
+		SKIP(return, "%s", no_worker_tests());
+	ASSERT_NE(NULL, l);
+	ASSERT_EQ(0, make_heated(self->path, NHEATED, self->buf, st));
+	l->fd = self->fd;
+	snprintf(path, sizeof(path), "%s.0", self->path);
+	fd = open(path, O_RDONLY);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, wait_for_pass(fd));
+	close(fd);
+
+	for (r = 0; r < 2; r++) {
+		l->ranges = r;
+		ASSERT_EQ(0, wait_until(query_look, l, PASS_WAIT));
+		/* The spot list is the head of the query's list. */
+		ASSERT_LT(0, l->spot);
+		ASSERT_LE(l->spot, l->n);
+		for (i = 0; i < l->spot; i++) {
+			EXPECT_EQ(l->ino[i], l->recs[i].ino);
+			EXPECT_EQ(l->start[i], l->recs[i].offset);
+		}
+		for (i = 0; i < l->n; i++) {
+			EXPECT_EQ(r ? HOT_REC_RANGE : 0, l->recs[i].flags);
+			if (i)
+				EXPECT_GE(l->recs[i - 1].temp, l->recs[i].temp);
+		}
+		/* The files read more come first, with their counts. */
+		prev = -1;
+		for (i = NHEATED - 1; i >= 0; i--) {
+			pos = rec_pos(l->recs, l->n, st[i].st_ino, 0);
+			ASSERT_LE(0, pos);
+			EXPECT_LT(prev, pos);
+			prev = pos;
+			EXPECT_EQ((r ? 4 : 6) * (i + 1), l->recs[pos].num_reads);
+			EXPECT_LT(0, l->recs[pos].avg_delta_reads);
+			EXPECT_GT(600ULL * 1000000000, l->recs[pos].read_age);
+			EXPECT_NE(HOT_AGE_NEVER, l->recs[pos].write_age);
+			snprintf(path, sizeof(path), "%s.%d", self->path, i);
+			gen = file_generation(path);
+			if (gen >= 0)
+				EXPECT_EQ(gen, l->recs[pos].generation);
+			if (r) {
+				pos = rec_pos(l->recs, l->n, st[i].st_ino, MiB);
+				ASSERT_LE(0, pos);
+				EXPECT_EQ(2 * (i + 1), l->recs[pos].num_reads);
+			}
+		}
+	}
+	unlink_heated(self->path, NHEATED);
+	free(l);
+}
+
+struct page_look {
+	struct hot_items_query q;
+	struct hot_item_rec full[QMAX], got[QMAX];
+	int n, ngot, fd;
+	char base[PATH_MAX];
+	char *buf;
+	struct stat st[NHEATED];
+	__u64 gone;		/* the file deleted before its page */
+	int round;
+};
+
+/* Next page of two files into @l->got; 0, -EAGAIN (a pass came) or -errno. */
+static int page_next(int fd, struct page_look *l)
+{
+	int ret;
+
+	l->q.nr = 2;
+	l->q.oflags = 0;
+	l->q.recs = (uintptr_t)(l->got + l->ngot);
+	ret = hot_items(fd, &l->q);
+	if (ret)
+		return ret;
+	if (l->q.oflags & HOT_QUERY_NEW_PASS)
+		return -EAGAIN;
+	l->ngot += l->q.nr;
+	return 0;
+}
+
+static void unlink_round(const char *base)
+{
+	char path[PATH_MAX + 96];
+
+	unlink_heated(base, NHEATED);
+	snprintf(path, sizeof(path), "%s.new.0", base);
+	unlink(path);
+}
+
+/*
+ * Page through the files two at a time while the file that ended the first
+ * page and a file not listed yet are deleted and a new one is heated: every
+ * other file comes once, in order.  False (try again) if a pass came.
+ */
+static bool page_look(void *arg)
+{
+	char path[PATH_MAX + 96], base[PATH_MAX + 16];
+	struct page_look *l = arg;
+	struct stat st_new;
+	int i, fd, later = -1;
+	bool ok = false;
+	__u64 pass;
+
+	snprintf(base, sizeof(base), "%s.%d", l->base, l->round++);
+	if (make_heated(base, NHEATED, l->buf, l->st))
+		goto out;
+	/* Open only while waiting: an open file is not deleted at unlink. */
+	snprintf(path, sizeof(path), "%s.0", base);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		goto out;
+	i = wait_for_pass(fd);
+	close(fd);
+	fd = l->fd;
+	if (i)
+		goto out;
+	l->n = hot_items_all(fd, 0, QMAX, l->full, &pass);
+	if (l->n < NHEATED)
+		goto out;
+	memset(&l->q, 0, sizeof(l->q));
+	l->q.rec_size = sizeof(struct hot_item_rec);
+	l->ngot = 0;
+	if (page_next(fd, l) || l->ngot != 2)
+		goto out;
+	/* Delete the file that ended the page, and one further down. */
+	for (i = 0; i < NHEATED; i++) {
+		snprintf(path, sizeof(path), "%s.%d", base, i);
+		if (l->st[i].st_ino == l->got[1].ino) {
+			unlink(path);
+		} else if (later < 0 &&
+			   rec_pos(l->full, l->n, l->st[i].st_ino, 0) > 3) {
+			later = i;
+			l->gone = l->st[i].st_ino;
+			unlink(path);
+		}
+	}
+	/* A new file, hot, that no pass has seen yet. */
+	snprintf(path, sizeof(path), "%s.new", base);
+	if (later < 0 || make_heated(path, 1, l->buf, &st_new))
+		goto out;
+	do {
+		if (page_next(fd, l))
+			goto out;
+	} while (!(l->q.oflags & HOT_QUERY_END) && l->ngot < QMAX - 2);
+	ok = true;
+out:
+	unlink_round(base);
+	return ok;
+}
+
+/* Pages go on where the last ended, whatever is deleted or made between. */
+TEST_F_TIMEOUT(hot, query_pages_across_changes, WORKER_TIMEOUT)
+{
+	struct page_look *l = calloc(1, sizeof(*l));
+	int i, j;
+
+	if (no_worker_tests())
+		SKIP(return, "%s", no_worker_tests());
+	ASSERT_NE(NULL, l);
+	snprintf(l->base, sizeof(l->base), "%s", self->path);
+	l->buf = self->buf;
+	l->fd = self->fd;
+	ASSERT_EQ(0, wait_until(page_look, l, PASS_WAIT));
+	/* Every file of the full list but the one deleted before its page. */
+	for (i = 0, j = 0; i < l->n; i++) {
+		if (l->full[i].ino == l->gone)
+			continue;
+		ASSERT_LT(j, l->ngot);
+		EXPECT_EQ(l->full[i].ino, l->got[j].ino);
+		EXPECT_EQ(l->full[i].temp, l->got[j].temp);
+		j++;
+	}
+	EXPECT_EQ(j, l->ngot);
+	free(l);
+}
+
+/* A page of files as user nobody, in a child: 0 or -errno. */
+static int hot_items_as_nobody(int fd)
+{
+	struct hot_item_rec rec;
+	struct hot_items_query q = {
+		.rec_size = sizeof(rec), .nr = 1, .recs = (uintptr_t)&rec,
+	};
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	if (pid < 0)
+		return -CHILD_SETUP;
+	if (!pid) {
+		if (setgroups(0, NULL) || setresgid(NOBODY, NOBODY, NOBODY) ||
+		    setresuid(NOBODY, NOBODY, NOBODY))
+			_exit(CHILD_SETUP);
+		_exit(-hot_items(fd, &q));
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -CHILD_SETUP;
+	return -WEXITSTATUS(status);
+}
+
+/* Bad queries fail with the documented errno and leave the query as it was. */
+TEST_F_TIMEOUT(hot, query_bad_input, WORKER_TIMEOUT)
+{
+	const char *off = getenv("HOT_TRACK_OFF_DIR");
+	unsigned char big[2][HOT_ITEM_REC_SIZE_VER0 + 16];
+	struct hot_item_rec recs[4];
+	struct hot_items_query good = {
+		.rec_size = sizeof(recs[0]), .nr = 4, .recs = (uintptr_t)recs,
+	}, q, before;
+	const struct {
+		const char *what;
+		int field;
+		__u64 val;
+	} bad[] = {
+		{ "unknown flag", 0, 2 },
+		{ "oflags given", 1, 1 },
+		{ "record too small", 2, HOT_ITEM_REC_SIZE_VER0 - 1 },
+		{ "record too large", 2, 4097 },
+		{ "no room", 3, 0 },
+		{ "too many", 3, HOT_QUERY_MAX + 1 },
+		{ "reserved", 4, 1 },
+		{ "cursor no call made", 5, 1 },
+		{ "cursor of ranges for files", 5, 3ULL << 62 },
+		{ "range in a cursor of files", 6, 1ULL << 32 },
+	};
+	unsigned int i, b;
+	int fd;
+
+	if (no_worker_tests())
+		SKIP(return, "%s", no_worker_tests());
+	/* At least one item to list. */
+	ASSERT_EQ(0, make_file(self->fd, self->buf, MiB));
+	ASSERT_EQ(0, wait_for_pass(self->fd));
+	q = good;
+	ASSERT_EQ(0, hot_items(self->fd, &q));
+	ASSERT_LT(0, q.nr);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		q = good;
+		switch (bad[i].field) {
+		case 0:
+			q.flags = bad[i].val;
+			break;
+		case 1:
+			q.oflags = bad[i].val;
+			break;
+		case 2:
+			q.rec_size = bad[i].val;
+			break;
+		case 3:
+			q.nr = bad[i].val;
+			break;
+		case 4:
+			q.reserved[2] = bad[i].val;
+			break;
+		case 5:
+			q.cursor[0] = bad[i].val;
+			break;
+		case 6:
+			q.cursor[0] = 1ULL << 62;
+			q.cursor[3] = bad[i].val;
+			break;
+		}
+		before = q;
+		EXPECT_EQ(-EINVAL, hot_items(self->fd, &q))
+			TH_LOG("%s", bad[i].what);
+		EXPECT_EQ(0, memcmp(&q, &before, sizeof(q)));
+	}
+	q = good;
+	q.recs = 8;
+	EXPECT_EQ(-EFAULT, hot_items(self->fd, &q));
+	EXPECT_EQ(-1, ioctl(self->fd, FS_IOC_GET_HOT_ITEMS, (void *)8));
+	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ(-EPERM, hot_items_as_nobody(self->fd));
+
+	/* A larger record than the kernel's comes back padded with zeros. */
+	memset(big, 0xff, sizeof(big));
+	q = good;
+	q.rec_size = sizeof(big[0]);
+	q.nr = 2;
+	q.recs = (uintptr_t)big;
+	ASSERT_EQ(0, hot_items(self->fd, &q));
+	for (i = 0; i < q.nr; i++)
+		for (b = HOT_ITEM_REC_SIZE_VER0; b < sizeof(big[0]); b++)
+			EXPECT_EQ(0, big[i][b]);
+	if (off) {
+		fd = open(off, O_RDONLY | O_DIRECTORY);
+		ASSERT_LE(0, fd);
+		q = good;
+		EXPECT_EQ(-EOPNOTSUPP, hot_items(fd, &q));
+		close(fd);
+	}
+}
+
+/* FS_IOC_SET_HEAT_INFO on @fd with @nr records; 0 or -errno. */
+static int set_heat(int fd, struct hot_item_rec *recs, unsigned int nr)
+{
+	struct hot_heat_set set = {
+		.rec_size = sizeof(*recs), .nr = nr, .recs = (uintptr_t)recs,
+	};
+
+	return ioctl(fd, FS_IOC_SET_HEAT_INFO, &set) ? -errno : 0;
+}
+
+/* FS_IOC_SET_HEAT_INFO as user nobody, in a child: 0 or -errno. */
+static int set_heat_as_nobody(int fd, struct hot_item_rec *recs,
+			      unsigned int nr)
+{
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	if (pid < 0)
+		return -CHILD_SETUP;
+	if (!pid) {
+		if (setgroups(0, NULL) || setresgid(NOBODY, NOBODY, NOBODY) ||
+		    setresuid(NOBODY, NOBODY, NOBODY))
+			_exit(CHILD_SETUP);
+		_exit(-set_heat(fd, recs, nr));
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -CHILD_SETUP;
+	return -WEXITSTATUS(status);
+}
+
+/* A record of file @st, @range (-1: the file) read @reads times, @age ns ago. */
+static void heat_rec(struct hot_item_rec *rec, const struct stat *st,
+		     __u32 gen, __u64 root, long long range, __u32 reads,
+		     __u64 age)
+{
+	memset(rec, 0, sizeof(*rec));
+	rec->root = root;
+	rec->ino = st->st_ino;
+	rec->generation = gen;
+	if (range >= 0) {
+		rec->flags = HOT_REC_RANGE;
+		rec->offset = range;
+	}
+	rec->num_reads = reads;
+	rec->avg_delta_reads = 5000000;
+	rec->read_age = age;
+	rec->write_age = HOT_AGE_NEVER;
+}
+
+/* The root and generation of file @st, from the query's list. */
+static int find_root_gen(int fd, const struct stat *st, __u64 *root,
+			 __u32 *gen)
+{
+	struct hot_item_rec *recs = calloc(QMAX, sizeof(*recs));
+	__u64 pass;
+	int n, pos;
+
+	if (!recs)
+		return -1;
+	do
+		n = hot_items_all(fd, 0, QMAX, recs, &pass);
+	while (n == -EAGAIN);
+	pos = n > 0 ? rec_pos(recs, n, st->st_ino, 0) : -1;
+	if (pos >= 0) {
+		*root = recs[pos].root;
+		*gen = recs[pos].generation;
+	}
+	free(recs);
+	return pos >= 0 ? 0 : -1;
+}
+
+static unsigned long long timespec_ns(const struct timespec *ts)
+{
+	return ts->tv_sec * 1000000000ULL + ts->tv_nsec;
+}
+
+/*
+ * Saved heat loads into the file it names: counts add, times are ages, the
+ * saved average gap stands where the file saw no access of its kind.  Bad
+ * records load nothing.
+ */
+TEST_F_TIMEOUT(hot, set_heat_loads, WORKER_TIMEOUT)
+{
+	char other[PATH_MAX + 8], dir[PATH_MAX];
+	struct hot_item_rec recs[3], bad[3];
+	struct hot_heat_info info, after;
+	struct timespec t0, t1;
+	struct stat st;
+	__u32 gen;
+	__u64 root;
+	int fd;
+
+	if (no_worker_tests())
+		SKIP(return, "%s", no_worker_tests());
+	ASSERT_EQ(0, make_file(self->fd, self->buf, 2 * MiB));
+	ASSERT_EQ(0, fstat(self->fd, &st));
+	ASSERT_EQ(0, wait_for_pass(self->fd));
+	ASSERT_EQ(0, find_root_gen(self->fd, &st, &root, &gen));
+	ASSERT_EQ(0, heat(self->fd, &info, 0));
+	EXPECT_EQ(0, info.num_reads);
+
+	heat_rec(&recs[0], &st, gen, root, -1, 30, 2000000000ULL);
+	heat_rec(&recs[1], &st, gen, root, MiB, 20, 2000000000ULL);
+	heat_rec(&recs[2], &st, gen, root, 0, 10, 3000000000ULL);
+
+	memcpy(bad, recs, sizeof(bad));
+	bad[1].offset = MiB + 4096;
+	EXPECT_EQ(-EINVAL, set_heat(self->fd, bad, 3));
+	memcpy(bad, recs, sizeof(bad));
+	bad[2].offset = MiB;
+	EXPECT_EQ(-EINVAL, set_heat(self->fd, bad, 3));
+	memcpy(bad, recs, sizeof(bad));
+	bad[0].read_age = HOT_AGE_NEVER;
+	EXPECT_EQ(-EINVAL, set_heat(self->fd, bad, 3));
+	memcpy(bad, recs, sizeof(bad));
+	bad[2].reserved = 1;
+	EXPECT_EQ(-EINVAL, set_heat(self->fd, bad, 3));
+	memcpy(bad, recs, sizeof(bad));
+	bad[2].generation++;
+	EXPECT_EQ(-ESTALE, set_heat(self->fd, bad, 3));
+	memcpy(bad, recs, sizeof(bad));
+	bad[0].ino++;
+	EXPECT_EQ(-ESTALE, set_heat(self->fd, bad, 3));
+	EXPECT_EQ(-EINVAL, set_heat(self->fd, recs, 0));
+	EXPECT_EQ(-EFAULT, set_heat(self->fd, (void *)8, 1));
+	EXPECT_EQ(-EPERM, set_heat_as_nobody(self->fd, recs, 3));
+	snprintf(dir, sizeof(dir), "%s", self->path);
+	*strrchr(dir, '/') = '\0';
+	fd = open(dir, O_RDONLY | O_DIRECTORY);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(-ENOTTY, set_heat(fd, recs, 3));
+	close(fd);
+	/* Another file with the records of this one. */
+	snprintf(other, sizeof(other), "%s.other", self->path);
+	fd = open(other, O_RDWR | O_CREAT, 0644);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(-ESTALE, set_heat(fd, recs, 3));
+	close(fd);
+	unlink(other);
+	ASSERT_EQ(0, heat(self->fd, &after, 0));
+	EXPECT_EQ(0, after.num_reads);
+	EXPECT_EQ(info.num_writes, after.num_writes);
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	ASSERT_EQ(0, set_heat(self->fd, recs, 3));
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	ASSERT_EQ(0, heat(self->fd, &after, 0));
+	EXPECT_EQ(30, after.num_reads);
+	EXPECT_EQ(info.num_writes, after.num_writes);
+	EXPECT_EQ(info.last_write_time, after.last_write_time);
+	/* 5 ms, as kept: in units of 1024 ns. */
+	EXPECT_EQ(5000000 / 1024 * 1024, after.avg_delta_reads);
+	/* Read 2 s before the call. */
+	EXPECT_LE(timespec_ns(&t0) - 2000000000ULL, after.last_read_time);
+	EXPECT_GE(timespec_ns(&t1) - 2000000000ULL, after.last_read_time);
+
+	/* Loaded again: counts add, the later time stands. */
+	recs[0].read_age = 60ULL * 1000000000;
+	ASSERT_EQ(0, set_heat(self->fd, recs, 1));
+	ASSERT_EQ(0, heat(self->fd, &info, 0));
+	EXPECT_EQ(60, info.num_reads);
+	EXPECT_EQ(after.last_read_time, info.last_read_time);
 }
 
 /* Out-of-range sysctl values give EINVAL and keep the old value. */
