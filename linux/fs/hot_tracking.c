@@ -36,6 +36,7 @@
 #include <linux/fs_parser.h>
 #include <linux/hot_tracking.h>
 #include <linux/init.h>
+#include <linux/jiffies.h>
 #include <linux/ktime.h>
 #include <linux/list_sort.h>
 #include <linux/math64.h>
@@ -495,6 +496,21 @@ static bool hot_inode_key(struct hot_info *hi, const struct inode *inode,
 	       hi->type->inode_root(inode, &key->root);
 }
 
+/*
+ * An item was not made: data accessed now has no item for hot-kick-time
+ * (see hot_track_seen_all()).  A store only once a jiffy, so that CPUs at
+ * the cap do not write one cache line all the time.
+ */
+static void hot_refused(struct hot_info *hi)
+{
+	unsigned long now = jiffies;
+
+	if (READ_ONCE(hi->refused_at) != now || !READ_ONCE(hi->refused)) {
+		WRITE_ONCE(hi->refused_at, now);
+		WRITE_ONCE(hi->refused, true);
+	}
+}
+
 /* The cap of @hi's items, in bytes. */
 static unsigned long hot_mem_cap(struct hot_info *hi)
 {
@@ -510,6 +526,7 @@ static bool hot_mem_full(struct hot_info *hi)
 	if (atomic_long_read(&hi->mem) < hot_mem_cap(hi))
 		return false;
 	percpu_counter_inc(&hi->nr_over_cap);
+	hot_refused(hi);
 	return true;
 }
 
@@ -538,8 +555,10 @@ static struct hot_inode_item *hot_inode_get(struct hot_info *hi,
 		return he;
 
 	he = kmem_cache_zalloc(hot_inode_cachep, HOT_GFP);
-	if (!he)
+	if (!he) {
+		hot_refused(hi);
 		return NULL;
+	}
 	xa_init(&he->ranges);
 	INIT_LIST_HEAD(&he->track_list);
 	he->key = key;
@@ -567,14 +586,17 @@ static struct hot_range_item *hot_range_get(struct hot_info *hi,
 	if (hr || hot_mem_full(hi))
 		return hr;
 	hr = kmem_cache_zalloc(hot_range_cachep, HOT_GFP);
-	if (!hr)
+	if (!hr) {
+		hot_refused(hi);
 		return NULL;
+	}
 	hr->index = index;
 	hr->hot_inode = he;
 	INIT_LIST_HEAD(&hr->track_list);
 	new_node = hot_group_empty(he, index);
 	if (__xa_insert(&he->ranges, index, hr, HOT_GFP)) {
 		kmem_cache_free(hot_range_cachep, hr);
+		hot_refused(hi);
 		return NULL;
 	}
 	hot_mem_add(hi, hot_range_cachep, 1);
@@ -914,7 +936,9 @@ EXPORT_SYMBOL_GPL(hot_track_range_temp);
  * Once a superblock has tracked hot data for hot-kick-time, data with no
  * item was not read or written for that long, or its item was freed as
  * one of the coldest when memory was short: it is cold.  Before, it may
- * just not have been accessed since the mount, nor its saved heat loaded.
+ * just not have been accessed since the mount, nor its saved heat loaded;
+ * nor within hot-kick-time of an item the I/O hooks could not make (at
+ * the memory cap, or out of memory), whose data may be hot.
  *
  * Context: any.
  * Return: true if @sb has tracked hot data for longer than hot-kick-time;
@@ -922,13 +946,23 @@ EXPORT_SYMBOL_GPL(hot_track_range_temp);
  */
 bool hot_track_seen_all(struct super_block *sb)
 {
-	u64 kick = (u64)READ_ONCE(sysctl_hot_kick_time) * NSEC_PER_SEC;
+	unsigned int kick_secs = READ_ONCE(sysctl_hot_kick_time);
+	u64 kick = (u64)kick_secs * NSEC_PER_SEC;
+	u64 now = hot_clock_ns();
 	struct hot_info *hi;
-	bool ret;
+	bool ret = false;
 
 	rcu_read_lock();
 	hi = rcu_dereference(sb->s_hot_info);
-	ret = hi && hot_clock_ns() - hi->enabled_at > kick;
+	if (!hi || (READ_ONCE(hi->refused) &&
+		    time_before_eq(jiffies, READ_ONCE(hi->refused_at) +
+					    kick_secs * HZ)))
+		goto out;
+	/* Once true, a longer hot-kick-time set later does not undo it. */
+	ret = READ_ONCE(hi->seen_all) || now - hi->enabled_at > kick;
+	if (ret && !READ_ONCE(hi->seen_all))
+		WRITE_ONCE(hi->seen_all, true);
+out:
 	rcu_read_unlock();
 	return ret;
 }
@@ -1024,14 +1058,18 @@ static void hot_rec_fill(struct hot_item_rec *rec, struct hot_inode_item *he,
 /*
  * The heat-map entry after which a page begins: the cursor's item if it is
  * still where the page before left it, else the last entry of the cursor's
- * bucket that comes before the cursor in hot_order().  Returns the list
+ * bucket that comes before the cursor in hot_order(), which is exact if
+ * the bucket is sorted; *@reordered is set if it is not.  Returns the list
  * position to go on from, in bucket *@b.  Caller holds map_lock and
  * rcu_read_lock().
  */
 static struct list_head *hot_query_resume(struct hot_info *hi, bool ranges,
-					  const struct hot_cursor *cur, int *b)
+					  const struct hot_cursor *cur, int *b,
+					  bool *reordered)
 {
 	struct list_head *map = ranges ? hi->range_map : hi->inode_map;
+	unsigned long *unsorted = ranges ? hi->range_unsorted :
+					   hi->inode_unsorted;
 	struct hot_inode_item *he;
 	struct hot_range_item *hr;
 	struct list_head *pos;
@@ -1048,6 +1086,8 @@ static struct list_head *hot_query_resume(struct hot_info *hi, bool ranges,
 			return &hr->track_list;
 	}
 	/* Gone or moved: by order, exact in the buckets a pass sorted. */
+	if (test_bit(*b, unsorted))
+		*reordered = true;
 	for (pos = map[*b].next; pos != &map[*b]; pos = pos->next) {
 		if (ranges) {
 			hr = list_entry(pos, struct hot_range_item, track_list);
@@ -1074,25 +1114,27 @@ static struct list_head *hot_query_resume(struct hot_info *hi, bool ranges,
  *	out: where the next page begins.
  * @recs: where to store the items, hottest first.
  * @max: room in @recs, in records; at most %HOT_QUERY_BATCH are filled.
- * @oflags: %HOT_QUERY_END and %HOT_QUERY_NEW_PASS are or'ed in.
+ * @oflags: %HOT_QUERY_END and %HOT_QUERY_REORDERED are or'ed in.
  * @pass: set to the number of update passes done.
  *
  * Lists items in the order of the heat maps of the last update pass, as
  * hot_track_spot() visits them, from where the page before ended.  Within
  * one pass a page goes on after the item the page before ended with, and
  * items that left the maps meanwhile (files deleted, items freed) do not
- * make it miss or repeat any other.  After an update pass, or once the item
- * the cursor names left, it goes on after the place that item has in the
- * order (hotter first, then by key and range): exact in the buckets the
- * pass sorted (see hot_sort_map()), where an item that changed temperature
- * may be missed or seen twice.  Ranges of deleted files are passed over,
- * %HOT_LOCK_BATCH at most per call, which may then return no item while
- * more follow.
+ * make it miss or repeat any other.  Once the item the cursor names left,
+ * it goes on after the place that item has in the order (hotter first,
+ * then by key and range), which is exact in a bucket the pass sorted (see
+ * hot_sort_map()).  %HOT_QUERY_REORDERED says when it may not be: after
+ * an update pass (or during one), when the cursor's place is in a bucket
+ * in no order, or after eviction reordered the inode map.  Ranges of
+ * deleted files are passed over, %HOT_LOCK_BATCH at most per call, which
+ * may then return no item while more follow.
  *
  * Context: process context; takes &hot_info.map_lock and, inside it, the
- * item lock of each item listed, for %HOT_QUERY_BATCH items at most.
- * Return: the number of records stored; -EINVAL for a cursor this function
- * did not make; -EOPNOTSUPP if @sb does not track hot data.
+ * item lock of each item listed, for %HOT_QUERY_BATCH items at most, and
+ * %HOT_SORT_BUCKET_MAX more looked at to find the cursor's place.
+ * Return: the number of records stored; -EINVAL for a cursor whose flags
+ * this function did not set; -EOPNOTSUPP if @sb does not track hot data.
  */
 int hot_track_query(struct super_block *sb, bool ranges, u64 *cursor,
 		    struct hot_item_rec *recs, unsigned int max, u32 *oflags,
@@ -1105,6 +1147,7 @@ int hot_track_query(struct super_block *sb, bool ranges, u64 *cursor,
 	struct hot_cursor cur;
 	struct hot_freq freq;
 	struct hot_info *hi;
+	bool reordered;
 	int b, ret;
 	u64 now;
 
@@ -1122,14 +1165,17 @@ int hot_track_query(struct super_block *sb, bool ranges, u64 *cursor,
 	now = hot_clock_ns();
 	spin_lock(&hi->map_lock);
 	*pass = hi->nr_passes;
+	/* A pass reorders the maps: a page taken meanwhile is of no order. */
+	reordered = hi->map_seq & 1;
 	if (!ret) {
 		b = HOT_MAP_BUCKETS - 1;
 		pos = &map[b];
 	} else {
-		if (cur.seq != hi->map_seq || hi->map_seq & 1)
-			*oflags |= HOT_QUERY_NEW_PASS;
-		pos = hot_query_resume(hi, ranges, &cur, &b);
+		reordered |= cur.seq != hi->map_seq;
+		pos = hot_query_resume(hi, ranges, &cur, &b, &reordered);
 	}
+	if (reordered)
+		*oflags |= HOT_QUERY_REORDERED;
 	while (n < max) {
 		pos = pos->next;
 		if (pos == &map[b]) {
@@ -1248,10 +1294,11 @@ int hot_track_load(struct inode *inode, const struct hot_item_rec *recs,
 	struct hot_inode_key key;
 	struct hot_inode_item *he;
 	struct hot_range_item *hr;
+	unsigned int i, tries = 0;
 	struct hot_info *hi;
-	unsigned int i;
+	long need;
 	u64 now;
-	int ret = 0;
+	int ret;
 
 	rcu_read_lock();
 	hi = rcu_dereference(inode->i_sb->s_hot_info);
@@ -1259,9 +1306,11 @@ int hot_track_load(struct inode *inode, const struct hot_item_rec *recs,
 		ret = -EOPNOTSUPP;
 		goto out;
 	}
-	if (atomic_long_read(&hi->mem) + (long)(nr + 1) *
-	    (kmem_cache_size(hot_range_cachep) + sizeof(struct xa_node)) >
-	    hot_mem_cap(hi)) {
+	/* The most the records can take: a leaf node per 64 ranges. */
+	need = kmem_cache_size(hot_inode_cachep) + nr *
+	       kmem_cache_size(hot_range_cachep) +
+	       (nr / XA_CHUNK_SIZE + 1) * sizeof(struct xa_node);
+	if (atomic_long_read(&hi->mem) + need > hot_mem_cap(hi)) {
 		ret = -ENOSPC;
 		goto out;
 	}
@@ -1269,9 +1318,11 @@ int hot_track_load(struct inode *inode, const struct hot_item_rec *recs,
 		ret = -EOPNOTSUPP;
 		goto out;
 	}
+again:
+	ret = 0;
 	he = hot_inode_get(hi, inode);
 	if (!he) {
-		ret = -ENOMEM;
+		ret = hot_mem_full(hi) ? -ENOSPC : -ENOMEM;
 		goto out;
 	}
 	now = hot_clock_ns();
@@ -1290,10 +1341,19 @@ int hot_track_load(struct inode *inode, const struct hot_item_rec *recs,
 		}
 		hr = hot_range_get(hi, he, recs[i].offset >> HOT_RANGE_SHIFT);
 		if (!hr) {
-			ret = -ENOMEM;
+			ret = hot_mem_full(hi) ? -ENOSPC : -ENOMEM;
 			break;
 		}
 		hot_rec_load(&hr->freq, &recs[i], now);
+	}
+	/*
+	 * An update pass freed the new item, still without a time, before
+	 * the records were in it (or the file was deleted): load them into
+	 * the item that replaced it, if any.
+	 */
+	if (he->dead && !ret && ++tries < 3) {
+		xa_unlock(&he->ranges);
+		goto again;
 	}
 	xa_unlock(&he->ranges);
 out:
@@ -1559,30 +1619,32 @@ static int hot_inode_cmp(void *priv, const struct list_head *a,
 }
 
 /*
- * Sort the hottest buckets of a heat map by hot_order(), bucket by bucket
- * from the hottest, until HOT_SPOT_SORTED items are in order or a bucket
- * holds more than HOT_SORT_BUCKET_MAX items, which is left as it is.
+ * Sort each bucket of a heat map by hot_order(), one hold of map_lock per
+ * bucket, but for those of more than HOT_SORT_BUCKET_MAX items, which are
+ * left as they are and marked in @unsorted (under map_lock).
  */
 
 static void hot_sort_map(struct hot_info *hi, struct list_head *map,
-			 list_cmp_func_t cmp)
+			 unsigned long *unsorted, list_cmp_func_t cmp)
 {
-	unsigned int sorted = 0, n;
 	struct list_head *pos;
+	unsigned int n;
 	int b;
 
-	spin_lock(&hi->map_lock);
-	for (b = HOT_MAP_BUCKETS - 1; b >= 0 && sorted < HOT_SPOT_SORTED; b--) {
+	for (b = HOT_MAP_BUCKETS - 1; b >= 0; b--) {
+		spin_lock(&hi->map_lock);
 		n = 0;
 		list_for_each(pos, &map[b])
 			if (++n > HOT_SORT_BUCKET_MAX)
 				break;
-		if (n > HOT_SORT_BUCKET_MAX)
-			break;
-		list_sort(NULL, &map[b], cmp);
-		sorted += n;
+		if (n > HOT_SORT_BUCKET_MAX) {
+			__set_bit(b, unsorted);
+		} else {
+			list_sort(NULL, &map[b], cmp);
+			__clear_bit(b, unsorted);
+		}
+		spin_unlock(&hi->map_lock);
 	}
-	spin_unlock(&hi->map_lock);
 }
 
 /* An update pass begins or ends reordering the heat maps. */
@@ -1614,8 +1676,8 @@ static void hot_update_all(struct hot_info *hi, u64 now, u64 kick)
 
 	hot_map_seq_inc(hi);
 	hot_walk_inodes(hi, hot_update_one, &ctl);
-	hot_sort_map(hi, hi->range_map, hot_range_cmp);
-	hot_sort_map(hi, hi->inode_map, hot_inode_cmp);
+	hot_sort_map(hi, hi->range_map, hi->range_unsorted, hot_range_cmp);
+	hot_sort_map(hi, hi->inode_map, hi->inode_unsorted, hot_inode_cmp);
 	hot_map_seq_inc(hi);
 	hot_update_keep(hi);
 }
@@ -1691,8 +1753,14 @@ static unsigned long hot_evict_coldest(struct hot_info *hi, unsigned long nr,
 		/*
 		 * Items with ranges that joined since the last pass go behind
 		 * the others of their bucket, out of the way of the next call.
+		 * That leaves the bucket in no order, and moves items from
+		 * before the cursors of hot_track_query() to after them.
 		 */
-		list_splice_tail(&skipped, &hi->inode_map[b]);
+		if (!list_empty(&skipped)) {
+			list_splice_tail(&skipped, &hi->inode_map[b]);
+			__set_bit(b, hi->inode_unsorted);
+			hi->map_seq += 2;
+		}
 	}
 	spin_unlock(&hi->map_lock);
 	*more = seen >= HOT_EVICT_BATCH;
@@ -1771,12 +1839,13 @@ static void hot_update_work(struct work_struct *work)
 	spin_lock(&hi->map_lock);
 	WRITE_ONCE(hi->nr_passes, hi->nr_passes + 1);
 	spin_unlock(&hi->map_lock);
-	trace_hot_track_update_pass(hi->sb, hi->nr_passes,
-				    atomic_long_read(&hi->nr_inodes),
-				    atomic_long_read(&hi->nr_ranges),
-				    READ_ONCE(hi->nr_mapped),
-				    atomic_long_read(&hi->mem), evicted,
-				    hot_clock_ns() - start);
+	if (trace_hot_track_update_pass_enabled())
+		trace_hot_track_update_pass(hi->sb, hi->nr_passes,
+					    atomic_long_read(&hi->nr_inodes),
+					    atomic_long_read(&hi->nr_ranges),
+					    READ_ONCE(hi->nr_mapped),
+					    atomic_long_read(&hi->mem),
+					    evicted, hot_clock_ns() - start);
 	hot_queue_pass(hi, READ_ONCE(sysctl_hot_update_delay) * HZ, false);
 }
 

@@ -112,8 +112,9 @@ static bool hot_rec_size_ok(u32 size)
  * @uquery: the user's &struct hot_items_query.
  *
  * Fills up to nr records of rec_size bytes, hottest first, a batch at a
- * time (see hot_track_query()), and stops early at the end of the list or
- * on a fatal signal.  Records of another size than the kernel's are cut,
+ * time (see hot_track_query()), and stops early at the end of the list,
+ * when the order changed since the cursor (%HOT_QUERY_REORDERED), or on a
+ * fatal signal.  Records of another size than the kernel's are cut,
  * or padded with zeros.
  *
  * Context: process context.
@@ -166,7 +167,9 @@ long hot_track_ioctl_get_hot_items(struct file *file,
 		if (n < 0)
 			break;
 		done += n;
-		if (fatal_signal_pending(current))
+		/* Let the caller decide whether to start again. */
+		if (q.oflags & HOT_QUERY_REORDERED ||
+		    fatal_signal_pending(current))
 			break;
 		cond_resched();
 	}

@@ -352,14 +352,21 @@ static u64 hot_move_file_range(struct btrfs_fs_info *fs_info, u64 rootid,
 		 * and then the slow devices are full all the same.
 		 */
 		fallback = atomic64_read(fallbacks) - fallback;
-		if (to_nonrot)
-			trace_btrfs_hot_move_promote(fs_info, rootid, ino, cur,
-						     next - cur, ctl.moved,
-						     fallback, ret);
-		else
-			trace_btrfs_hot_move_demote(fs_info, rootid, ino, cur,
-						    next - cur, ctl.moved,
-						    fallback, ret);
+		/* Ranges found in place, the most of a run's, are not traced. */
+		if (ctl.moved || ret) {
+			if (to_nonrot)
+				trace_btrfs_hot_move_promote(fs_info, rootid, ino,
+							     cur, next - cur,
+							     ctl.moved,
+							     min(ctl.moved, fallback),
+							     ret);
+			else
+				trace_btrfs_hot_move_demote(fs_info, rootid, ino,
+							    cur, next - cur,
+							    ctl.moved,
+							    min(ctl.moved, fallback),
+							    ret);
+		}
 		moved += ctl.moved - min(ctl.moved, fallback);
 		atomic64_add(ctl.skipped_shared, &hm->skipped_shared);
 		/* Read-only subvolumes and swap files are left alone. */
@@ -369,7 +376,8 @@ static u64 hot_move_file_range(struct btrfs_fs_info *fs_info, u64 rootid,
 		if (fallback) {
 			trace_btrfs_hot_move_fallback(fs_info, rootid, ino, cur,
 						      next - cur, ctl.moved,
-						      fallback, ret);
+						      min(ctl.moved, fallback),
+						      ret);
 			*full = true;
 			break;
 		}
@@ -715,8 +723,11 @@ static void hot_move_run(struct btrfs_fs_info *fs_info)
 					     div_u64(u.total * low, 100)));
 		return;
 	}
-	if (u.free <= margin)
+	if (u.free <= margin) {
+		trace_btrfs_hot_move_pause(fs_info, BTRFS_HOT_MOVE_PAUSE_NO_ROOM,
+					   u.free, margin);
 		return;
+	}
 	/*
 	 * After a fallback, wait until a batch has left the fast devices or
 	 * the backoff is over, whichever comes first: the room a fallback

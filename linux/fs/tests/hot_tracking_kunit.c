@@ -1033,6 +1033,7 @@ static void hot_query_test(struct kunit *test)
 	struct hot_inode_item *he;
 	u64 cursor[4] = {}, pass;
 	u32 oflags = 0;
+	bool more;
 	int i, n;
 
 	recs = kunit_kcalloc(test, 16, sizeof(*recs), GFP_KERNEL);
@@ -1096,7 +1097,7 @@ static void hot_query_test(struct kunit *test)
 	hot_update_all(fs->hi, now, 60ULL * NSEC_PER_SEC);
 	KUNIT_ASSERT_EQ(test, hot_track_query(fs->sb, true, cursor, recs, 8,
 					      &oflags, &pass), 3);
-	KUNIT_EXPECT_EQ(test, oflags, HOT_QUERY_NEW_PASS | HOT_QUERY_END);
+	KUNIT_EXPECT_EQ(test, oflags, HOT_QUERY_REORDERED | HOT_QUERY_END);
 
 	/* A cursor of ranges is no cursor of files, nor one made up. */
 	KUNIT_EXPECT_EQ(test, hot_track_query(fs->sb, false, cursor, recs, 8,
@@ -1111,6 +1112,39 @@ static void hot_query_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, recs[0].flags, 0);
 	KUNIT_EXPECT_EQ(test, recs[0].offset, 0);
 	KUNIT_EXPECT_EQ(test, recs[0].generation, fs->inode[0]->i_generation);
+
+	/* The place of a gone item in a bucket in no order is no place. */
+	memset(cursor, 0, sizeof(cursor));
+	oflags = 0;
+	KUNIT_ASSERT_EQ(test, hot_track_query(fs->sb, true, cursor, recs, 1,
+					      &oflags, &pass), 1);
+	spin_lock(&fs->hi->map_lock);
+	__set_bit(hot_temp_bucket(recs[0].temp), fs->hi->range_unsorted);
+	xa_lock(&he->ranges);
+	hot_range_erase(fs->hi, he, xa_load(&he->ranges, 0));
+	xa_unlock(&he->ranges);
+	spin_unlock(&fs->hi->map_lock);
+	hot_mem_add(fs->hi, hot_range_cachep, -1);
+	KUNIT_EXPECT_GE(test, hot_track_query(fs->sb, true, cursor, recs, 8,
+					      &oflags, &pass), 0);
+	KUNIT_EXPECT_TRUE(test, oflags & HOT_QUERY_REORDERED);
+
+	/* Eviction that moves files behind others of their bucket is said. */
+	hot_update_all(fs->hi, now, 60ULL * NSEC_PER_SEC);
+	memset(cursor, 0, sizeof(cursor));
+	oflags = 0;
+	KUNIT_ASSERT_EQ(test, hot_track_query(fs->sb, false, cursor, recs, 1,
+					      &oflags, &pass), 1);
+	KUNIT_EXPECT_EQ(test, oflags, 0);
+	/* A range no pass mapped yet keeps the file from being freed. */
+	hot_track_io(fs->inode[0], 7 * SZ_1M, 1, READ);
+	hot_evict_coldest(fs->hi, HOT_EVICT_BATCH, &more);
+	KUNIT_ASSERT_NOT_NULL(test, hot_kunit_item(fs, 0));
+	oflags = 0;
+	KUNIT_EXPECT_EQ(test, hot_track_query(fs->sb, false, cursor, recs, 8,
+					      &oflags, &pass), 0);
+	KUNIT_EXPECT_EQ(test, oflags, HOT_QUERY_REORDERED | HOT_QUERY_END);
+	hot_update_all(fs->hi, now, 60ULL * NSEC_PER_SEC);
 }
 
 /* FS_IOC_SET_HEAT_INFO's load: counts add, ages become times, the cap. */
@@ -1170,14 +1204,34 @@ static void hot_load_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, he->freq.nr_reads, 8);
 }
 
-/* Data without an item is cold once tracking has been on for kick time. */
+/*
+ * Data without an item is cold once tracking has been on for kick time,
+ * and an item refused as long ago.
+ */
 static void hot_seen_all_test(struct kunit *test)
 {
 	struct hot_kunit_fs *fs = test->priv;
-	u64 kick = (u64)READ_ONCE(sysctl_hot_kick_time) * NSEC_PER_SEC;
+	unsigned int kick_secs = READ_ONCE(sysctl_hot_kick_time);
+	u64 kick = (u64)kick_secs * NSEC_PER_SEC;
 
 	KUNIT_EXPECT_FALSE(test, hot_track_seen_all(fs->sb));
 	fs->hi->enabled_at = hot_clock_ns() - kick - 1;
+	KUNIT_EXPECT_TRUE(test, hot_track_seen_all(fs->sb));
+	/* A longer kick time set later does not undo it. */
+	WRITE_ONCE(sysctl_hot_kick_time, kick_secs * 2);
+	KUNIT_EXPECT_TRUE(test, hot_track_seen_all(fs->sb));
+	WRITE_ONCE(sysctl_hot_kick_time, kick_secs);
+	/* An item refused at the cap: data accessed now may have none. */
+	WRITE_ONCE(fs->hi->mem_max, HOT_MEM_MAX_MIN);
+	hot_track_io(fs->inode[0], 0, SZ_1M, READ);
+	while (atomic_long_read(&fs->hi->mem) < HOT_MEM_MAX_MIN)
+		hot_track_io(fs->inode[0],
+			     (atomic_long_read(&fs->hi->nr_ranges) + 1) * SZ_1M,
+			     1, READ);
+	hot_track_io(fs->inode[1], 0, 1, READ);
+	KUNIT_EXPECT_TRUE(test, fs->hi->refused);
+	KUNIT_EXPECT_FALSE(test, hot_track_seen_all(fs->sb));
+	fs->hi->refused_at = jiffies - (kick_secs + 1) * HZ;
 	KUNIT_EXPECT_TRUE(test, hot_track_seen_all(fs->sb));
 }
 

@@ -215,6 +215,11 @@ struct hot_type {
  * @nr_inodes: number of inode items.
  * @nr_ranges: number of range items.
  * @enabled_at: when tracking was turned on, in ns of hot_clock_ns().
+ * @refused_at: when an item was last not made (at the cap, or out of
+ *	memory), in jiffies, if @refused.
+ * @refused: whether an item was ever not made.
+ * @seen_all: set once hot_track_seen_all() found tracking on for longer
+ *	than hot-kick-time.
  * @mem_max: the cap of @mem in bytes that the hot_track_mem= mount option
  *	set, or 0 to follow the sysctl hot-mem-max-bytes.
  * @nr_over_cap: items the I/O hooks did not make because @mem was at the
@@ -235,6 +240,10 @@ struct hot_type {
  *	hot_track_query() keep it.
  * @inode_map: inode items by temperature bucket, as of the last update pass.
  * @range_map: range items by temperature bucket, as of the last update pass.
+ * @inode_unsorted: the buckets of @inode_map that are not in hot_order():
+ *	too large for the last pass to sort, or reordered by eviction since;
+ *	under @map_lock.
+ * @range_unsorted: the same for @range_map.
  * @update_work: the update worker: temperatures, heat maps, aging, the
  *	memory cap; runs every hot-update-delay seconds.
  * @next_pass: when @update_work is due to run next, in jiffies; under
@@ -255,6 +264,9 @@ struct hot_info {
 	atomic_long_t nr_inodes;
 	atomic_long_t nr_ranges;
 	u64 enabled_at;
+	unsigned long refused_at;
+	bool refused;
+	bool seen_all;
 	unsigned long mem_max;
 	struct percpu_counter nr_over_cap;
 	unsigned long nr_passes;
@@ -266,6 +278,8 @@ struct hot_info {
 	u64 map_seq;
 	struct list_head inode_map[HOT_MAP_BUCKETS];
 	struct list_head range_map[HOT_MAP_BUCKETS];
+	DECLARE_BITMAP(inode_unsorted, HOT_MAP_BUCKETS);
+	DECLARE_BITMAP(range_unsorted, HOT_MAP_BUCKETS);
 	struct delayed_work update_work;
 	unsigned long next_pass;
 	spinlock_t pass_lock;	/* @next_pass; see above */

@@ -242,12 +242,13 @@ static int list_items(int fd, __u32 flags, struct items *list)
 				goto out;
 			}
 			now = clock_ns(CLOCK_MONOTONIC);
-			if (q.oflags & HOT_QUERY_NEW_PASS) {
+			if (q.oflags & HOT_QUERY_REORDERED) {
 				new_pass = 1;
 				if (tries < MAX_TRIES)
 					break;
 			}
-			if (!q.nr && !(q.oflags & HOT_QUERY_END)) {
+			if (!q.nr && !(q.oflags & (HOT_QUERY_END |
+						  HOT_QUERY_REORDERED))) {
 				ret = -EPROTO;
 				goto out;
 			}
@@ -260,7 +261,11 @@ static int list_items(int fd, __u32 flags, struct items *list)
 		if (!new_pass || tries >= MAX_TRIES)
 			break;
 	}
-	if (new_pass) {
+	if (new_pass)
+		fprintf(stderr,
+			"hot_heat: the order of the heat maps changed during each of %d listings: this one may miss some %s\n",
+			MAX_TRIES, flags ? "ranges" : "files");
+	{
 		/* Keep the first of the items listed twice, in the order given. */
 		struct item *sorted = malloc(list->nr * sizeof(*sorted) + 1);
 		char *drop = calloc(list->nr + 1, 1);
@@ -408,7 +413,7 @@ static int parse_saved(FILE *f, const char *name, struct items *list,
 {
 	char *line = NULL, *tok[MAX_FIELDS + 1], *save, *p;
 	unsigned long lineno = 0;
-	int have_saved = 0, ret = -1, n, nf, range;
+	int have_saved = 0, ret = -1, n, m, nf, range;
 	size_t cap = 0;
 	ssize_t len;
 	__u64 v;
@@ -556,16 +561,20 @@ static int parse_saved(FILE *f, const char *name, struct items *list,
 		goto out;
 	}
 	qsort(list->v, list->nr, sizeof(*list->v), item_cmp);
-	for (n = 1; (size_t)n < list->nr; n++) {
-		if (same_item(&list->v[n], &list->v[n - 1])) {
+	/* A repeated item: the first line stands. */
+	for (n = 1, m = 1; (size_t)n < list->nr; n++) {
+		if (same_item(&list->v[n], &list->v[m - 1])) {
 			fprintf(stderr,
-				"hot_heat: %s:%llu: the same %s as line %llu\n",
+				"hot_heat: %s:%llu: the same %s as line %llu: ignored\n",
 				name, (unsigned long long)list->v[n].when,
 				list->v[n].rec.flags ? "range" : "file",
-				(unsigned long long)list->v[n - 1].when);
-			goto out;
+				(unsigned long long)list->v[m - 1].when);
+			continue;
 		}
+		list->v[m++] = list->v[n];
 	}
+	if (list->nr)
+		list->nr = m;
 	ret = 0;
 out:
 	free(line);
@@ -630,11 +639,25 @@ struct load_stats {
 	unsigned long files;
 	unsigned long ranges;
 	unsigned long skipped;
+	unsigned long full;
 };
+
+/* The records of one file in the sorted list: [@i, @j), first line @first. */
+struct group {
+	size_t i, j;
+	__u64 first;
+};
+
+static int group_cmp(const void *a, const void *b)
+{
+	const struct group *x = a, *y = b;
+
+	return x->first < y->first ? -1 : x->first > y->first;
+}
 
 /*
  * Load the records @v[0..@nr) of one file, the file's own first, through
- * @fd.  0 (loaded or skipped), 1 (failed) or -1 (the memory cap: stop).
+ * @fd.  0 (loaded or skipped), 1 (failed) or -1 (at the memory cap).
  */
 static int load_file(const char *mnt, int fd, const struct item *v, size_t nr,
 		     struct hot_item_rec *buf, struct load_stats *st)
@@ -658,9 +681,10 @@ static int load_file(const char *mnt, int fd, const struct item *v, size_t nr,
 				return 0;
 			}
 			if (err == ENOSPC) {
-				fprintf(stderr,
-					"hot_heat: %s: the memory cap of hot data tracking is reached: nothing more loaded\n",
-					mnt);
+				if (!st->full++)
+					fprintf(stderr,
+						"hot_heat: %s: at the memory cap of hot data tracking: the colder files are not loaded\n",
+						mnt);
 				return -1;
 			}
 			fprintf(stderr,
@@ -686,7 +710,9 @@ static int load_file(const char *mnt, int fd, const struct item *v, size_t nr,
 static int cmd_load(const char *mnt, const char *in)
 {
 	struct items list = { NULL, 0, 0 };
-	struct load_stats st = { 0, 0, 0 };
+	struct load_stats st = { 0, 0, 0, 0 };
+	struct group *groups = NULL;
+	size_t g, nr_groups = 0;
 	struct hot_item_rec *buf = NULL;
 	struct file_handle *fh = NULL;
 	int mfd = -1, ret = 1, err;
@@ -735,16 +761,36 @@ static int cmd_load(const char *mnt, const char *in)
 		fprintf(stderr, "hot_heat: %s\n", strerror(ENOMEM));
 		goto out;
 	}
-	ret = 0;
+	/* The files in the order of the file: the hottest first. */
+	groups = calloc(list.nr + 1, sizeof(*groups));
+	if (!groups) {
+		fprintf(stderr, "hot_heat: %s\n", strerror(ENOMEM));
+		goto out;
+	}
 	for (i = 0; i < list.nr; i = j) {
 		const struct hot_item_rec *r = &list.v[i].rec;
-		int fd;
 
-		for (j = i + 1; j < list.nr; j++)
+		groups[nr_groups].i = i;
+		groups[nr_groups].first = list.v[i].when;
+		for (j = i + 1; j < list.nr; j++) {
 			if (list.v[j].rec.root != r->root ||
 			    list.v[j].rec.ino != r->ino ||
 			    list.v[j].rec.generation != r->generation)
 				break;
+			if (list.v[j].when < groups[nr_groups].first)
+				groups[nr_groups].first = list.v[j].when;
+		}
+		groups[nr_groups++].j = j;
+	}
+	qsort(groups, nr_groups, sizeof(*groups), group_cmp);
+	ret = 0;
+	for (g = 0; g < nr_groups; g++) {
+		const struct hot_item_rec *r;
+		int fd;
+
+		i = groups[g].i;
+		j = groups[g].j;
+		r = &list.v[i].rec;
 		err = make_handle(fh, magic, r->root, r->ino, r->generation);
 		if (err) {
 			fprintf(stderr,
@@ -776,15 +822,16 @@ static int cmd_load(const char *mnt, const char *in)
 		}
 		err = load_file(mnt, fd, &list.v[i], j - i, buf, &st);
 		close(fd);
-		if (err) {
+		if (err)
 			ret = 1;
-			if (err < 0)
-				break;
-		}
 	}
-	fprintf(stderr, "loaded %lu files and %lu ranges, skipped %lu (gone or replaced)\n",
+	fprintf(stderr, "loaded %lu files and %lu ranges, skipped %lu (gone or replaced)",
 		st.files, st.ranges, st.skipped);
+	if (st.full)
+		fprintf(stderr, ", %lu not loaded (memory cap)", st.full);
+	fputc('\n', stderr);
 out:
+	free(groups);
 	free(fh);
 	free(buf);
 	free(list.v);

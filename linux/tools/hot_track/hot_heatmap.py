@@ -222,10 +222,13 @@ def heat_array(samples, first, rows, metric, shrink):
             if not counts:
                 heat[i, row] = max(heat[i, row], r[6] / 2.0 ** 24)
                 continue
+            # Counts per interval: a range seen for the first time (new,
+            # or loaded by hot_heat load) brings its whole past, not one
+            # interval's accesses, and counts from the next sample on.
             was = prev.get(key)
-            reads, writes = r[4], r[5]
-            if was and was[4] <= reads and was[5] <= writes:
-                reads, writes = reads - was[4], writes - was[5]
+            if not was or was[4] > r[4] or was[5] > r[5]:
+                continue
+            reads, writes = r[4] - was[4], r[5] - was[5]
             heat[i, row] += {'reads': reads, 'writes': writes,
                              'io': reads + writes}[metric]
         prev = now

@@ -11,7 +11,8 @@ refresh.  Several mounts are listed together, sorted across them.
 Columns:
   TEMP         temperature at the last update pass (2^26 per doubling of
                the access rate)
-  READS WRITES reads and writes that went to disk since the item was made
+  READS WRITES reads and writes that went to disk since the item was made,
+               with those of heat loaded by hot_heat load
   RD/S WR/S    reads and writes per second: the change of the counts
                between two refreshes; for an item seen for the first time,
                the kernel's estimate: 1e9 / gap in ns, the gap being the
@@ -50,7 +51,7 @@ HOT_AGE_NEVER = (1 << 64) - 1
 HOT_REC_RANGE = 0x1
 HOT_QUERY_RANGES = 0x1
 HOT_QUERY_END = 0x1
-HOT_QUERY_NEW_PASS = 0x2
+HOT_QUERY_REORDERED = 0x2
 HOT_QUERY_MAX = 4096
 MAX_TRIES = 3
 
@@ -101,8 +102,10 @@ def query_items(fd, ranges, limit=None):
     """The hottest files (or ranges) of the filesystem of fd, hottest first.
 
     Pages FS_IOC_GET_HOT_ITEMS until the end, or until limit items; an
-    update pass in between reorders the items, so the listing starts again,
-    up to MAX_TRIES times.  Returns (pass, items, complete); raises OSError.
+    update pass in between (HOT_QUERY_REORDERED) reorders the items, so the
+    listing starts again, up to MAX_TRIES times, and then goes on, keeping
+    the first of items seen twice.  Returns (pass, items, complete); raises
+    OSError.
     """
     room = HOT_QUERY_MAX if limit is None else max(1, min(limit,
                                                           HOT_QUERY_MAX))
@@ -117,7 +120,7 @@ def query_items(fd, ranges, limit=None):
             fcntl.ioctl(fd, FS_IOC_GET_HOT_ITEMS, q, True)
             out = QUERY.unpack(q)
             nr, oflags, npass, cursor = out[2], out[3], out[5], out[6:10]
-            if oflags & HOT_QUERY_NEW_PASS and tries < MAX_TRIES:
+            if oflags & HOT_QUERY_REORDERED and tries < MAX_TRIES:
                 break
             for it in unpack_recs(buf, nr):
                 key = (it.root, it.ino, it.gen, it.flags, it.offset)
@@ -128,7 +131,7 @@ def query_items(fd, ranges, limit=None):
                 return npass, items, True
             if limit is not None and len(items) >= limit:
                 return npass, items[:limit], False
-            if not nr:
+            if not nr and not oflags & HOT_QUERY_REORDERED:
                 raise OSError(errno.EPROTO, 'an empty page before the end')
         # a new pass: try again
     raise AssertionError('not reached')

@@ -98,10 +98,13 @@ struct hot_item_rec {
 /* &hot_items_query.oflags: no item comes after the last one returned. */
 #define HOT_QUERY_END		0x1
 /*
- * &hot_items_query.oflags: an update pass ran since the cursor was made,
- * so the order changed: items may be missed or returned twice.
+ * &hot_items_query.oflags: the order changed since the cursor was made (an
+ * update pass ran, or runs now, or the item the cursor names left a part
+ * of the heat maps that is in no defined order): items may be missed or
+ * returned twice, and the call returned after the first records of the new
+ * order.  A caller that wants one consistent list starts again.
  */
-#define HOT_QUERY_NEW_PASS	0x2
+#define HOT_QUERY_REORDERED	0x2
 
 /* The most records one %FS_IOC_GET_HOT_ITEMS or %FS_IOC_SET_HEAT_INFO takes. */
 #define HOT_QUERY_MAX		4096
@@ -116,7 +119,7 @@ struct hot_item_rec {
  *	a smaller one (of an older version) up to its size.
  * @nr: in: room in @recs, in records, 1 to %HOT_QUERY_MAX; out: records
  *	filled.
- * @oflags: in: zero; out: %HOT_QUERY_END, %HOT_QUERY_NEW_PASS.
+ * @oflags: in: zero; out: %HOT_QUERY_END, %HOT_QUERY_REORDERED.
  * @recs: in: user address of the records.
  * @pass: out: the number of update passes done when the page was taken.
  * @cursor: in and out: all zeros to begin with the hottest item; after a
@@ -170,8 +173,9 @@ struct hot_heat_set {
  * List the hottest files or ranges of the filesystem of the descriptor, hottest
  * first, in the order of the heat maps of the last update pass, a page per
  * call.  Needs CAP_SYS_ADMIN.  Errors: EFAULT, EINVAL (unknown flags,
- * reserved fields not zero, @rec_size or @nr out of bounds, a cursor this
- * call did not make), EOPNOTSUPP (hot data tracking is off), EPERM.
+ * reserved fields not zero, @rec_size or @nr out of bounds, a cursor whose
+ * flags no call made, or of the other list), EOPNOTSUPP (hot data tracking
+ * is off), EPERM.
  */
 #define FS_IOC_GET_HOT_ITEMS	_IOWR('f', 0x61, struct hot_items_query)
 

@@ -1219,7 +1219,7 @@ static int hot_items_all(int fd, unsigned int flags, unsigned int page,
 		ret = hot_items(fd, &q);
 		if (ret)
 			return ret;
-		if (q.oflags & HOT_QUERY_NEW_PASS || (n && q.pass != *pass))
+		if (q.oflags & HOT_QUERY_REORDERED || (n && q.pass != *pass))
 			return -EAGAIN;
 		*pass = q.pass;
 		n += q.nr;
@@ -1439,7 +1439,7 @@ static int page_next(int fd, struct page_look *l)
 	ret = hot_items(fd, &l->q);
 	if (ret)
 		return ret;
-	if (l->q.oflags & HOT_QUERY_NEW_PASS)
+	if (l->q.oflags & HOT_QUERY_REORDERED)
 		return -EAGAIN;
 	l->ngot += l->q.nr;
 	return 0;
@@ -1487,7 +1487,8 @@ static bool page_look(void *arg)
 	memset(&l->q, 0, sizeof(l->q));
 	l->q.rec_size = sizeof(struct hot_item_rec);
 	l->ngot = 0;
-	if (page_next(fd, l) || l->ngot != 2)
+	/* The first page must be of the pass of the full list. */
+	if (page_next(fd, l) || l->ngot != 2 || l->q.pass != pass)
 		goto out;
 	/* Delete the file that ended the page, and one further down. */
 	for (i = 0; i < NHEATED; i++) {
