@@ -1254,7 +1254,7 @@ if new_fs; then
 	rc=0
 	dd if=/dev/urandom of="$mnt/seen" bs=1M count=16 status=none
 	sync
-	tune promote_temp=0x60000000 interval=1 || fail "line $LINENO"
+	tune promote_temp=0x84000000 interval=1 || fail "line $LINENO"
 	heat "$mnt/seen" 0 15 30 || fail "line $LINENO"
 	wait_for 60 on "$mnt/seen" "$(printf 'S%.0s' {1..16})" ||
 		fail "not promoted: $("$where" "$mnt/seen")"
