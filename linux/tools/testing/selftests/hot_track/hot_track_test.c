@@ -1542,13 +1542,13 @@ TEST_F_TIMEOUT(hot, query_pages_across_changes, WORKER_TIMEOUT)
 	free(l);
 }
 
-/* A page of files as user nobody, in a child: 0 or -errno. */
-static int hot_items_as_nobody(int fd)
+/*
+ * @fn(@arg) as user and group nobody, in a child: its return value, 0 or
+ * -errno (an errno up to 255); -CHILD_SETUP if the child could not become
+ * nobody.
+ */
+static int as_nobody(int (*fn)(void *arg), void *arg)
 {
-	struct hot_item_rec rec;
-	struct hot_items_query q = {
-		.rec_size = sizeof(rec), .nr = 1, .recs = (uintptr_t)&rec,
-	};
 	int status;
 	pid_t pid;
 
@@ -1559,11 +1559,27 @@ static int hot_items_as_nobody(int fd)
 		if (setgroups(0, NULL) || setresgid(NOBODY, NOBODY, NOBODY) ||
 		    setresuid(NOBODY, NOBODY, NOBODY))
 			_exit(CHILD_SETUP);
-		_exit(-hot_items(fd, &q));
+		_exit(-fn(arg));
 	}
 	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
 		return -CHILD_SETUP;
 	return -WEXITSTATUS(status);
+}
+
+static int hot_items_fd(void *arg)
+{
+	struct hot_item_rec rec;
+	struct hot_items_query q = {
+		.rec_size = sizeof(rec), .nr = 1, .recs = (uintptr_t)&rec,
+	};
+
+	return hot_items(*(int *)arg, &q);
+}
+
+/* A page of files as user nobody, in a child: 0 or -errno. */
+static int hot_items_as_nobody(int fd)
+{
+	return as_nobody(hot_items_fd, &fd);
 }
 
 /* Bad queries fail with the documented errno and leave the query as it was. */
@@ -1669,25 +1685,26 @@ static int set_heat(int fd, struct hot_item_rec *recs, unsigned int nr)
 	return ioctl(fd, FS_IOC_SET_HEAT_INFO, &set) ? -errno : 0;
 }
 
+struct set_heat_args {
+	int fd;
+	struct hot_item_rec *recs;
+	unsigned int nr;
+};
+
+static int set_heat_fd(void *arg)
+{
+	struct set_heat_args *a = arg;
+
+	return set_heat(a->fd, a->recs, a->nr);
+}
+
 /* FS_IOC_SET_HEAT_INFO as user nobody, in a child: 0 or -errno. */
 static int set_heat_as_nobody(int fd, struct hot_item_rec *recs,
 			      unsigned int nr)
 {
-	int status;
-	pid_t pid;
+	struct set_heat_args a = { .fd = fd, .recs = recs, .nr = nr };
 
-	pid = fork();
-	if (pid < 0)
-		return -CHILD_SETUP;
-	if (!pid) {
-		if (setgroups(0, NULL) || setresgid(NOBODY, NOBODY, NOBODY) ||
-		    setresuid(NOBODY, NOBODY, NOBODY))
-			_exit(CHILD_SETUP);
-		_exit(-set_heat(fd, recs, nr));
-	}
-	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
-		return -CHILD_SETUP;
-	return -WEXITSTATUS(status);
+	return as_nobody(set_heat_fd, &a);
 }
 
 /* A record of file @st, @range (-1: the file) read @reads times, @age ns ago. */
