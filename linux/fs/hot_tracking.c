@@ -498,16 +498,17 @@ static bool hot_inode_key(struct hot_info *hi, const struct inode *inode,
 
 /*
  * An item was not made: data accessed now has no item for hot-kick-time
- * (see hot_track_seen_all()).  A store only once a jiffy, so that CPUs at
+ * (see hot_track_seen_all()).  A store only once a second, so that CPUs at
  * the cap do not write one cache line all the time.
  */
 static void hot_refused(struct hot_info *hi)
 {
-	unsigned long now = jiffies;
+	unsigned long now = ktime_get_boottime_seconds();
 
 	if (READ_ONCE(hi->refused_at) != now || !READ_ONCE(hi->refused)) {
 		WRITE_ONCE(hi->refused_at, now);
-		WRITE_ONCE(hi->refused, true);
+		/* Pairs with smp_load_acquire() in hot_track_seen_all(). */
+		smp_store_release(&hi->refused, true);
 	}
 }
 
@@ -515,6 +516,12 @@ static void hot_refused(struct hot_info *hi)
 static unsigned long hot_mem_cap(struct hot_info *hi)
 {
 	return READ_ONCE(hi->mem_max) ?: READ_ONCE(sysctl_hot_mem_max);
+}
+
+/* Whether the items of @hi use the bytes the cap allows. */
+static bool hot_mem_at_cap(struct hot_info *hi)
+{
+	return atomic_long_read(&hi->mem) >= hot_mem_cap(hi);
 }
 
 /*
@@ -954,9 +961,9 @@ bool hot_track_seen_all(struct super_block *sb)
 
 	rcu_read_lock();
 	hi = rcu_dereference(sb->s_hot_info);
-	if (!hi || (READ_ONCE(hi->refused) &&
-		    time_before_eq(jiffies, READ_ONCE(hi->refused_at) +
-					    kick_secs * HZ)))
+	if (!hi || (smp_load_acquire(&hi->refused) &&
+		    (unsigned long)ktime_get_boottime_seconds() -
+		    READ_ONCE(hi->refused_at) <= kick_secs))
 		goto out;
 	/* Once true, a longer hot-kick-time set later does not undo it. */
 	ret = READ_ONCE(hi->seen_all) || now - hi->enabled_at > kick;
@@ -1055,6 +1062,22 @@ static void hot_rec_fill(struct hot_item_rec *rec, struct hot_inode_item *he,
 	rec->write_age = hot_age(freq->last_write_time, now);
 }
 
+/* How the heat-map entry at @pos compares with the cursor, in hot_order(). */
+static int hot_cursor_order(struct list_head *pos, bool ranges,
+			    const struct hot_cursor *cur)
+{
+	struct hot_range_item *hr;
+	struct hot_inode_item *he;
+
+	if (ranges) {
+		hr = list_entry(pos, struct hot_range_item, track_list);
+		return hot_order(hr->temp, &hr->hot_inode->key, hr->index,
+				 cur->temp, &cur->key, cur->index);
+	}
+	he = list_entry(pos, struct hot_inode_item, track_list);
+	return hot_order(he->temp, &he->key, 0, cur->temp, &cur->key, 0);
+}
+
 /*
  * The heat-map entry after which a page begins: the cursor's item if it is
  * still where the page before left it, else the last entry of the cursor's
@@ -1085,21 +1108,24 @@ static struct list_head *hot_query_resume(struct hot_info *hi, bool ranges,
 		if (hr && hr->temp == cur->temp && !list_empty(&hr->track_list))
 			return &hr->track_list;
 	}
-	/* Gone or moved: by order, exact in the buckets a pass sorted. */
-	if (test_bit(*b, unsorted))
-		*reordered = true;
-	for (pos = map[*b].next; pos != &map[*b]; pos = pos->next) {
-		if (ranges) {
-			hr = list_entry(pos, struct hot_range_item, track_list);
-			if (hot_order(hr->temp, &hr->hot_inode->key, hr->index,
-				      cur->temp, &cur->key, cur->index) > 0)
-				break;
-		} else {
-			he = list_entry(pos, struct hot_inode_item, track_list);
-			if (hot_order(he->temp, &he->key, 0, cur->temp,
-				      &cur->key, 0) > 0)
+	/*
+	 * Gone or moved: by order, exact in the buckets a pass sorted.  In
+	 * another, exact only if the entry is still there: a range of a
+	 * deleted file that a page ended on.
+	 */
+	if (test_bit(*b, unsorted)) {
+		for (pos = map[*b].next; pos != &map[*b]; pos = pos->next) {
+			if (!hot_cursor_order(pos, ranges, cur))
+				return pos;
+			if (++seen > HOT_SORT_BUCKET_MAX)
 				break;
 		}
+		*reordered = true;
+		seen = 0;
+	}
+	for (pos = map[*b].next; pos != &map[*b]; pos = pos->next) {
+		if (hot_cursor_order(pos, ranges, cur) > 0)
+			break;
 		if (++seen > HOT_SORT_BUCKET_MAX)
 			break;
 	}
@@ -1285,8 +1311,11 @@ bool hot_track_inode_root(struct inode *inode, u64 *root)
  * records at most at a time.
  * Return: 0 on success; -EOPNOTSUPP if the superblock does not track hot
  * data or the file is one of the filesystem's internal files; -ENOSPC if
- * the items would go over the memory cap (nothing is loaded); -ENOMEM if
- * an item could not be allocated (the records before it are loaded).
+ * the items would go over the memory cap (nothing is loaded), or met it on
+ * the way (I/O took the room meanwhile, or sparse ranges needed more
+ * xarray nodes than estimated: the records before are loaded); -ENOMEM if
+ * an item could not be allocated (the records before it are loaded);
+ * -EAGAIN if update passes freed the new item three times over.
  */
 int hot_track_load(struct inode *inode, const struct hot_item_rec *recs,
 		   unsigned int nr)
@@ -1322,7 +1351,7 @@ again:
 	ret = 0;
 	he = hot_inode_get(hi, inode);
 	if (!he) {
-		ret = hot_mem_full(hi) ? -ENOSPC : -ENOMEM;
+		ret = hot_mem_at_cap(hi) ? -ENOSPC : -ENOMEM;
 		goto out;
 	}
 	now = hot_clock_ns();
@@ -1341,7 +1370,7 @@ again:
 		}
 		hr = hot_range_get(hi, he, recs[i].offset >> HOT_RANGE_SHIFT);
 		if (!hr) {
-			ret = hot_mem_full(hi) ? -ENOSPC : -ENOMEM;
+			ret = hot_mem_at_cap(hi) ? -ENOSPC : -ENOMEM;
 			break;
 		}
 		hot_rec_load(&hr->freq, &recs[i], now);
@@ -1351,9 +1380,12 @@ again:
 	 * the records were in it (or the file was deleted): load them into
 	 * the item that replaced it, if any.
 	 */
-	if (he->dead && !ret && ++tries < 3) {
+	if (he->dead && !ret) {
 		xa_unlock(&he->ranges);
-		goto again;
+		if (++tries < 3)
+			goto again;
+		ret = -EAGAIN;
+		goto out;
 	}
 	xa_unlock(&he->ranges);
 out:

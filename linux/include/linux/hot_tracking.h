@@ -216,7 +216,7 @@ struct hot_type {
  * @nr_ranges: number of range items.
  * @enabled_at: when tracking was turned on, in ns of hot_clock_ns().
  * @refused_at: when an item was last not made (at the cap, or out of
- *	memory), in jiffies, if @refused.
+ *	memory), in seconds of CLOCK_BOOTTIME, if @refused.
  * @refused: whether an item was ever not made.
  * @seen_all: set once hot_track_seen_all() found tracking on for longer
  *	than hot-kick-time.

@@ -99,10 +99,11 @@ struct hot_item_rec {
 #define HOT_QUERY_END		0x1
 /*
  * &hot_items_query.oflags: the order changed since the cursor was made (an
- * update pass ran, or runs now, or the item the cursor names left a part
- * of the heat maps that is in no defined order): items may be missed or
- * returned twice, and the call returned after the first records of the new
- * order.  A caller that wants one consistent list starts again.
+ * update pass ran, or runs now; the memory cap or the shrinker reordered
+ * the files; or the item the cursor names left a part of the heat maps
+ * that is in no defined order): items may be missed or returned twice, and
+ * the call returned after its first batch of records (64 at most).  A
+ * caller that wants one consistent list starts again.
  */
 #define HOT_QUERY_REORDERED	0x2
 
@@ -185,7 +186,8 @@ struct hot_heat_set {
  * sizes, offsets or reserved fields, two records of one item), ENOTTY (not a
  * regular file), EOPNOTSUPP, EPERM, ESTALE (a record of another file: root,
  * inode number or generation differ), ENOSPC (at the memory cap: nothing was
- * loaded).
+ * loaded, unless the cap was met on the way), EAGAIN (update passes freed
+ * the file's new item: try again).
  */
 #define FS_IOC_SET_HEAT_INFO	_IOW('f', 0x62, struct hot_heat_set)
 
