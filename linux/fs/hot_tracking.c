@@ -961,6 +961,7 @@ bool hot_track_seen_all(struct super_block *sb)
 
 	rcu_read_lock();
 	hi = rcu_dereference(sb->s_hot_info);
+	/* Pairs with smp_store_release() in hot_refused(): a set time. */
 	if (!hi || (smp_load_acquire(&hi->refused) &&
 		    (unsigned long)ktime_get_boottime_seconds() -
 		    READ_ONCE(hi->refused_at) <= kick_secs))
