@@ -132,7 +132,6 @@ long hot_track_ioctl_get_hot_items(struct file *file,
 	struct hot_items_query q;
 	struct hot_item_rec *recs;
 	u8 __user *dst;
-	u32 size;
 	int n = 0;
 
 	if (copy_from_user(&q, uquery, sizeof(q)))
@@ -149,7 +148,6 @@ long hot_track_ioctl_get_hot_items(struct file *file,
 	recs = kmalloc_array(batch, sizeof(*recs), GFP_KERNEL);
 	if (!recs)
 		return -ENOMEM;
-	size = min_t(u32, q.rec_size, sizeof(*recs));
 	dst = u64_to_user_ptr(q.recs);
 	while (done < q.nr && !(q.oflags & HOT_QUERY_END)) {
 		n = hot_track_query(sb, q.flags & HOT_QUERY_RANGES, q.cursor,
@@ -158,8 +156,9 @@ long hot_track_ioctl_get_hot_items(struct file *file,
 		if (n < 0)
 			break;
 		for (i = 0; i < n; i++, dst += q.rec_size) {
-			if (copy_to_user(dst, &recs[i], size) ||
-			    clear_user(dst + size, q.rec_size - size)) {
+			/* Cut to an older record, zeros in a newer one's tail. */
+			if (copy_struct_to_user(dst, q.rec_size, &recs[i],
+						sizeof(*recs), NULL)) {
 				n = -EFAULT;
 				break;
 			}
@@ -255,7 +254,6 @@ long hot_track_ioctl_set_heat_info(struct file *file,
 	u8 __user *src;
 	unsigned int i;
 	u64 root;
-	u32 size;
 	long ret;
 
 	if (copy_from_user(&set, uset, sizeof(set)))
@@ -277,22 +275,17 @@ long hot_track_ioctl_set_heat_info(struct file *file,
 	recs = kvmalloc_array(set.nr, sizeof(*recs), GFP_KERNEL);
 	if (!recs)
 		return -ENOMEM;
-	size = min_t(u32, set.rec_size, sizeof(*recs));
 	src = u64_to_user_ptr(set.recs);
 	for (i = 0; i < set.nr; i++, src += set.rec_size) {
-		memset(&recs[i], 0, sizeof(*recs));
-		if (copy_from_user(&recs[i], src, size)) {
-			ret = -EFAULT;
+		/*
+		 * An older record is padded with zeros; a newer one's fields
+		 * this kernel does not know must be zero (E2BIG: EINVAL).
+		 */
+		ret = copy_struct_from_user(&recs[i], sizeof(*recs), src,
+					    set.rec_size);
+		if (ret) {
+			ret = ret == -E2BIG ? -EINVAL : ret;
 			goto out;
-		}
-		/* A newer record's fields this kernel does not know: zero. */
-		if (set.rec_size > size) {
-			ret = check_zeroed_user(src + size,
-						set.rec_size - size);
-			if (ret <= 0) {
-				ret = ret ?: -EINVAL;
-				goto out;
-			}
 		}
 	}
 	sort(recs, set.nr, sizeof(*recs), hot_rec_cmp, NULL);
