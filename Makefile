@@ -17,7 +17,8 @@
 #   make load-check  make check beside a CPU hog on every core
 #   make deps     install the Debian packages (scripts/deps.sh), deps-test its test
 #   make boot-test, selftests, drift, tools: single steps of check
-#   make bench    the benchmarks (BENCH=quick|full); bisect-check: every patch builds
+#   make bench    the benchmarks (BENCH=quick|cpu|targets|full); bisect-check:
+#                 every patch builds
 #   make clean    remove the builds (not build/linux, build/base)
 #
 # BASE_CACHE=DIR takes the base .deb from DIR (default ../shared/kernel when
@@ -134,8 +135,8 @@ demo: kernel tools
 		$(DEMO_RUNTIME)
 	@echo "demo: heat maps in $(TOP)/build/runs/demo/heatmap-{ext4,xfs,btrfs}.png"
 
-# The benchmarks: overhead, micro, accuracy (BENCH=quick or full; not part
-# of check).
+# The benchmarks: overhead, micro, accuracy, hot_move (BENCH=quick, cpu,
+# targets or full; not part of check).
 BENCH ?= quick
 bench: $(TREE)/.git deps
 	@scripts/deps.sh check bench

@@ -304,18 +304,6 @@ static void hot_map_del(struct hot_info *hi, struct list_head *entry)
 	list_del_init(entry);
 }
 
-static void hot_range_free_rcu(struct rcu_head *head)
-{
-	kmem_cache_free(hot_range_cachep,
-			container_of(head, struct hot_range_item, rcu));
-}
-
-static void hot_inode_free_rcu(struct rcu_head *head)
-{
-	kmem_cache_free(hot_inode_cachep,
-			container_of(head, struct hot_inode_item, rcu));
-}
-
 /*
  * Bring the leaf nodes of @he->ranges counted in &hot_info.mem in line:
  * one per group of 64 ranges that holds an item, none while the xarray
@@ -355,7 +343,7 @@ static void hot_range_erase(struct hot_info *hi, struct hot_inode_item *he,
 	if (hot_group_empty(he, hr->index))
 		he->nr_groups--;
 	hot_nodes_sync(hi, he);
-	call_rcu(&hr->rcu, hot_range_free_rcu);
+	kfree_rcu(hr, rcu);
 }
 
 /*
@@ -376,7 +364,7 @@ static void __hot_inode_free(struct hot_info *hi, struct hot_inode_item *he)
 	xa_for_each(&he->ranges, index, hr) {
 		__xa_erase(&he->ranges, index);
 		hot_map_del(hi, &hr->track_list);
-		call_rcu(&hr->rcu, hot_range_free_rcu);
+		kfree_rcu(hr, rcu);
 		nr++;
 	}
 	hot_map_del(hi, &he->track_list);
@@ -386,7 +374,7 @@ static void __hot_inode_free(struct hot_info *hi, struct hot_inode_item *he)
 	xa_destroy(&he->ranges);
 	hot_mem_add(hi, hot_range_cachep, -nr);
 	hot_mem_add(hi, hot_inode_cachep, -1);
-	call_rcu(&he->rcu, hot_inode_free_rcu);
+	kfree_rcu(he, rcu);
 }
 
 /*
@@ -459,21 +447,24 @@ static void hot_free_work(struct work_struct *work)
 /*
  * Kill the item of a deleted file, which left &hot_info.inodes: it is
  * dead at once, so that no range is added and the heat maps' readers skip
- * its ranges; an item with ranges goes to hot_free_work(), which frees them
- * in batches and may sleep in between.  Caller holds rcu_read_lock().
+ * its ranges.  An item of a batch of ranges at most, as every file of up
+ * to 256 MiB has, is freed here: handing it on costs more than freeing
+ * it.  A larger one goes to hot_free_work(), which frees its ranges in
+ * batches and may sleep in between.  Caller holds rcu_read_lock().
  */
 static void hot_inode_kill(struct hot_info *hi, struct hot_inode_item *he)
 {
-	bool empty;
+	bool small;
 
 	trace_hot_track_inode_drop(hi->sb, he->key.root, he->key.ino,
 				   he->generation, HOT_DROP_DELETED);
 	spin_lock(&hi->map_lock);
 	xa_lock(&he->ranges);
 	he->dead = true;
-	empty = xa_empty(&he->ranges);
+	/* At most 64 ranges per group that holds one: a batch at most. */
+	small = he->nr_groups <= HOT_LOCK_BATCH / XA_CHUNK_SIZE;
 	xa_unlock(&he->ranges);
-	if (empty) {
+	if (small) {
 		__hot_inode_free(hi, he);
 	} else {
 		hot_map_del(hi, &he->track_list);

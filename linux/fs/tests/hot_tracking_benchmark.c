@@ -10,6 +10,7 @@
  *   every online CPU on one file, and with every CPU on a file of its own;
  * - the size of the slab objects of the items, in bytes;
  * - the time of one update pass over 1k to 1M range items, in ns per item;
+ * - the cost of deleting a file that has items, in ns per file;
  * - the longest hold of &hot_info.map_lock and an item lock in an update
  *   pass, the freeing of a file's items, and eviction, over 1M ranges in
  *   one file and in 1000 files, in us.
@@ -274,6 +275,44 @@ static void hot_bench_hook_cpus_own_file(struct kunit *test)
 	hot_bench_hook_cpus(test, false);
 }
 
+/*
+ * Deleting files that have items: the eviction hook of each, then the
+ * work that frees what it left, then the RCU callbacks, in ns per file; a
+ * file of one range, as most small files are.  What is freed after a
+ * grace period is counted with the wait for it.
+ */
+static void hot_bench_delete(struct kunit *test)
+{
+	const unsigned int nr = 10000;
+	struct hot_bench_fs *fs;
+	u64 t, t_free, t_rcu;
+	unsigned int i;
+
+	hot_bench_skip_unless_enabled(test);
+	fs = hot_bench_fs_create(test, nr);
+	for (i = 0; i < nr; i++)
+		hot_track_io(&fs->inodes[i], 0, SZ_4K, READ);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_ranges), nr);
+	rcu_barrier();
+
+	t = ktime_get_ns();
+	for (i = 0; i < nr; i++)
+		__hot_track_evict_inode(&fs->inodes[i]);
+	t = ktime_get_ns() - t;
+	t_free = ktime_get_ns();
+	flush_work(&fs->hi->free_work);
+	t_free = ktime_get_ns() - t_free;
+	t_rcu = ktime_get_ns();
+	rcu_barrier();
+	t_rcu = ktime_get_ns() - t_rcu;
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_inodes), 0);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_ranges), 0);
+	kunit_info(test, "deleted file of one range: hook %llu, free work %llu, after a grace period %llu, in all %llu ns per file\n",
+		   div_u64(t, nr), div_u64(t_free, nr), div_u64(t_rcu, nr),
+		   div_u64(t + t_free + t_rcu, nr));
+	hot_bench_fs_destroy(fs);
+}
+
 static void hot_bench_update_pass(struct kunit *test)
 {
 	static const unsigned long sizes[] = { 1000, 10000, 100000, 1000000 };
@@ -448,6 +487,7 @@ static struct kunit_case hot_bench_cases[] = {
 	KUNIT_CASE(hot_bench_hook_one_cpu),
 	KUNIT_CASE(hot_bench_hook_cpus_same_file),
 	KUNIT_CASE(hot_bench_hook_cpus_own_file),
+	KUNIT_CASE(hot_bench_delete),
 	KUNIT_CASE_SLOW(hot_bench_update_pass),
 	KUNIT_CASE_SLOW(hot_bench_lock_hold),
 	{}

@@ -130,6 +130,8 @@ class Bench:
         self.buf = bytearray(CHUNK)
         self.phases = {}
         self.native = None      # [(path, size)] in the native order
+        self.marks = args.marks
+        self.nmark = 0
 
     def phase(self, name, unit="MB/s"):
         return self.phases.setdefault(name, Phase(unit))
@@ -145,14 +147,35 @@ class Bench:
             print("compilebench: cannot drop caches: %s" % e,
                   file=sys.stderr)
 
+    def mark(self, name):
+        """Mark a point of the work for the host (guest-bench.sh's mark):
+        a file renamed into the marks directory, which the host logs with
+        the CPU time used so far and removes; wait until it has."""
+        if not self.marks:
+            return
+        self.nmark += 1
+        # "cb001-compilebench:initial_create-start": no "/" in a name.
+        path = os.path.join(self.marks, "cb%03d-compilebench:%s" %
+                            (self.nmark, name.replace(" ", "_")))
+        tmp = os.path.join(self.marks, ".cbmark")
+        open(tmp, "w").close()
+        os.rename(tmp, path)
+        for _ in range(6000):
+            if not os.path.exists(path):
+                return
+            time.sleep(0.01)
+        sys.exit("compilebench: the host did not take mark %s" % path)
+
     def timed(self, name, what, fn, unit="MB/s", sync=True):
         """Run fn() -> amount, with sync inside the time if enabled, then
         drop the caches (when synced)."""
+        self.mark(name + "-start")
         start = time.monotonic()
         amount = fn()
         if sync and self.sync:
             os.sync()
         secs = time.monotonic() - start
+        self.mark(name + "-end")
         self.phase(name, unit).add(amount, secs)
         if unit == "MB/s":
             print("%s %s %.0fMB in %.2f seconds (%.2f MB/s)" %
@@ -344,6 +367,9 @@ def main():
     ap.add_argument("--seed", type=int, default=2012,
                     help="seed of the data written")
     ap.add_argument("-o", "--output", help="JSON result file")
+    ap.add_argument("--marks", help="directory of the host's CPU time marks "
+                    "(guest-bench.sh: $HT_MARKS): each phase's start and end "
+                    "are marked there")
     args = ap.parse_args()
     if not 0 < args.scale <= 1 or args.initial < 1 or args.runs < 1:
         ap.error("bad --scale, --initial or --runs")

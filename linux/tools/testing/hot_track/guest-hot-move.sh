@@ -24,12 +24,18 @@
 #   hot_track  the same filesystem, mount -o hot_track: nothing moves
 #   bound      btrfs on $DISK_fast alone: everything on non-rotational
 #              storage, the upper bound
+#   oracle     the best static placement on the disks of hot_move: the
+#              hottest ranges that fit the SSD's share placed there first
+#              (see oracle_place()), then the workload on a hot_track
+#              mount, nothing moving: the bound for a hot set larger than
+#              the SSD
 #
 # OUTDIR/<config>_bw.*.log are fio's bandwidth logs, OUTDIR/<config>.json
-# its results, OUTDIR/<config>.txt what moved and where the files ended up.
+# its results, OUTDIR/<config>.txt what moved and where the files ended up
+# (for the oracle, also how it placed them).
 # plot-hot-move.py turns them into a plot and a report.
 set -euo pipefail
-[ $# -ge 1 ] || { sed -n '4,31p' "$0"; exit 2; }
+[ $# -ge 1 ] || { sed -n '4,36p' "$0"; exit 2; }
 out=$(realpath -m "$1") runtime=${2:-240} size=${3:-2048} delay=${4:-4}
 configs=${5:-hot_move,hot_track,bound} promote=${6:-0x7c000000}
 hot=${7:-0}
@@ -58,6 +64,68 @@ dmsetup mknodes slow
 slow=/dev/mapper/slow
 trap 'umount "$mnt" 2>/dev/null || true; dmsetup remove slow 2>/dev/null || true' EXIT
 
+# not_on_ssd FILE N: which of the first N 1 MiB ranges of FILE are not all
+# on the SSD, their indices on one line.
+not_on_ssd() {
+	"$where" "$1" | awk -v n="$2" '{ for (i = 1; i <= n; i++)
+		if (substr($0, i, 1) != "S") printf "%d ", i - 1 }'
+}
+
+# heat FILE MB SECS: 4 KiB random reads spread evenly over the first MB of
+# FILE for SECS, 4 threads, O_DIRECT and zero_buffers as in the workload
+# (hot-move.fio).  As ranges reach the SSD their reads take next to no
+# time, so those left on the slow disk are read ever more often.
+heat() {
+	fio --name=oracle-heat --filename="$1" --size="$2m" --ioengine=psync \
+	    --direct=1 --zero_buffers=1 --rw=randread --bs=4k --randrepeat=0 \
+	    --numjobs=4 --time_based --runtime="$3" --output=/dev/null
+}
+
+# oracle_place HM: the oracle's placement of $mnt/data, on a hot_move mount
+# whose sysfs directory is HM.  The hottest ranges are known from the job:
+# fio's zoned distribution gives each zone of the file a share of the reads,
+# uniform within it, and the shares per MiB fall from one zone to the next,
+# in both jobs (hot-move-hotset.fio reads the rest of the file too, more
+# slowly than any hot zone), so the N hottest ranges are the first N.  N is
+# what hot_move itself may fill: the SSD's data capacity (the room it keeps
+# for metadata left out) up to the high watermark, less what it holds.
+# They are placed by the series' own mechanism: read hot (heat()), and
+# nothing else, with runs every second, until btrfs_where finds every one
+# on the SSD; a fallback (the SSD full after all) or 300 s end it early.
+# Logs how much fitted and what went where, as key value lines.
+oracle_place() {
+	local hm=$1 t0=$SECONDS n total used high todo passes=0
+	echo 0x7c000000 > "$hm/promote_temp"
+	echo 1 > "$hm/interval"
+	sleep 2		# a write to a tunable starts a run, which fills these
+	total=$(cat "$hm/ssd_total_bytes") used=$(cat "$hm/ssd_used_bytes")
+	high=$(cat "$hm/high_watermark")
+	n=$(((total * high / 100 - used) >> 20))
+	[ "$n" -le "$size" ] || n=$size
+	while :; do
+		# No process substitution: the guest may have no /dev/fd.
+		read -r -a todo <<< "$(not_on_ssd "$mnt/data" "$n")"
+		[ ${#todo[@]} -gt 0 ] || break
+		[ "$(cat "$hm/fallback_bytes")" = 0 ] || break
+		# At the high watermark hot_move promotes nothing more.
+		used=$(cat "$hm/ssd_used_bytes")
+		[ $((used * 100)) -lt $((total * high)) ] || break
+		[ $((SECONDS - t0)) -lt 300 ] || break
+		heat "$mnt/data" "$n" 10
+		passes=$((passes + 1))
+		sleep 2
+	done
+	echo "oracle_ranges $n"
+	echo "oracle_unplaced ${#todo[@]}"
+	echo "oracle_passes $passes"
+	echo "oracle_seconds $((SECONDS - t0))"
+	for f in ssd_total_bytes high_watermark metadata_reserve_bytes \
+		 promoted_bytes demoted_bytes fallback_bytes ssd_used_bytes; do
+		echo "oracle_$f $(cat "$hm/$f")"
+	done
+	echo "oracle_data $("$where" "$mnt/data")"
+}
+
 echo 1 > /proc/sys/fs/hot-update-delay
 {
 	cat /proc/version
@@ -74,16 +142,17 @@ for cfg in ${configs//,/ }; do
 	rotational "$ssd" 0
 	rotational "$fast" 0
 	case $cfg in
-	hot_move|hot_track)
+	hot_move|hot_track|oracle)
 		mkfs.btrfs -q -f -d single -m raid1 "$slow" "$ssd" >/dev/null
-		mount -t btrfs -o "device=$ssd,$cfg" "$slow" "$mnt" ;;
+		mount -t btrfs -o "device=$ssd,${cfg/oracle/hot_move}" \
+			"$slow" "$mnt" ;;
 	bound)
 		mkfs.btrfs -q -f "$fast" >/dev/null
 		mount -t btrfs -o hot_track "$fast" "$mnt" ;;
 	*) echo "guest-hot-move: unknown config $cfg" >&2; exit 2 ;;
 	esac
 	hm=/sys/fs/btrfs/$(btrfs filesystem show "$mnt" | awk '/uuid:/ { print $NF }')/hot_move
-	[ "$cfg" = hot_move ] && echo 1000 > "$hm/interval"
+	case $cfg in hot_move|oracle) echo 1000 > "$hm/interval" ;; esac
 
 	# The data, written once; then nothing is cached.
 	dd if=/dev/urandom of="$mnt/data" bs=1M count="$size" status=none
@@ -94,6 +163,14 @@ for cfg in ${configs//,/ }; do
 		[ "$promote" = default ] || echo "$promote" > "$hm/promote_temp"
 		echo 5 > "$hm/interval"
 	fi
+	place=
+	if [ "$cfg" = oracle ]; then
+		# Placed, the same disks with nothing moving, nothing cached.
+		place=$(oracle_place "$hm")
+		umount "$mnt"
+		mount -t btrfs -o "device=$ssd,hot_track" "$slow" "$mnt"
+		echo 3 > /proc/sys/vm/drop_caches
+	fi
 
 	echo "guest-hot-move: $cfg"
 	job=$here/fio/hot-move.fio
@@ -103,13 +180,16 @@ for cfg in ${configs//,/ }; do
 		fio --output-format=json --output="$out/$cfg.json" "$job")
 	{
 		echo "config $cfg"
+		echo "size_mb $size"
 		echo "hot_mb $hot"
 		for f in runs promoted_bytes demoted_bytes skipped_shared_bytes \
-			 fill_pauses ssd_used_bytes ssd_total_bytes; do
+			 fill_pauses ssd_used_bytes ssd_total_bytes \
+			 high_watermark; do
 			[ -e "$hm/$f" ] && echo "$f $(cat "$hm/$f")"
 		done
 		echo "data $("$where" "$mnt/data")"
 		echo "cold $("$where" "$mnt/cold")"
+		[ -z "$place" ] || echo "$place"
 	} > "$out/$cfg.txt"
 	umount "$mnt"
 done

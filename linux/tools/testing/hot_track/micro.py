@@ -9,9 +9,17 @@ named <cpus>cpu-<n>.log.  The suite prints lines such as
     # hot_bench_update_pass: 1000 range items in 1 files: pass 44 us ...
 
 Writes OUT (markdown): per measurement and CPU count, the median, minimum
-and maximum over the runs, and the targets of issue 5 next to them.
+and maximum over the runs, and the targets of issue 5 next to them; then
+the scaling table: per CPU count, the cost per access of a thread per CPU
+on one shared file against a file each (goal: within SHARED_GOAL at 2
+CPUs; at more CPUs than the host has, a trend only), and OUT with .json
+for its suffix, every number of both with the samples they came from.
+A LOG without the suite's result line is a run that did not finish (the
+bench's timeout): listed with the RCU stalls it logged and the case that
+was running, and in the scaling table as such.
 """
 
+import json
 import os
 import re
 import statistics
@@ -22,6 +30,13 @@ PASS = re.compile(r"# hot_bench_update_pass: (\d+) range items .*"
                   r"pass (\d+) us .* (\d+) ns per item, memory (\d+) bytes")
 SIZE = re.compile(r"# hot_bench_item_size: (\w+) item: (\d+) bytes "
                   r"\(slab object (\d+)\)")
+DONE = re.compile(r"^\[[ \d.]+\] (not )?ok \d+ hot_track_benchmark")
+STALL = re.compile(r"rcu: INFO: rcu_\w+ (self-)?detected stall")
+CASE = re.compile(r"(?:not )?ok \d+ (hot_bench_\w+)")
+# One shared file against a file per CPU, per access, at 2 CPUs.
+SHARED_GOAL = 1.2
+SHARED = "%d CPUs, one file, mean of CPUs"
+OWN = "%d CPUs, a file each, mean of CPUs"
 
 
 def parse(paths):
@@ -44,6 +59,26 @@ def parse(paths):
     return access, passes, sizes
 
 
+def unfinished(paths):
+    """Logs of runs that did not finish: [{log, cpus, stalls, after}],
+    after: the last case that finished before the run was stopped."""
+    out = []
+    for path in paths:
+        done, stalls, after = False, 0, None
+        with open(path, errors="replace") as f:
+            for line in f:
+                done = done or bool(DONE.search(line))
+                stalls += bool(STALL.search(line))
+                m = CASE.search(line)
+                if m:
+                    after = m[1]
+        if not done:
+            out.append({"log": os.path.basename(path),
+                        "cpus": int(os.path.basename(path).split("cpu")[0]),
+                        "stalls": stalls, "after": after})
+    return out
+
+
 def stat(values):
     return "%.1f | %.1f | %.1f" % (statistics.median(values), min(values),
                                    max(values))
@@ -52,6 +87,7 @@ def stat(values):
 def main():
     out, logs = sys.argv[1], sys.argv[2:]
     access, passes, sizes = parse(logs)
+    stopped = unfinished(logs)
     runs = {}
     for path in logs:
         cpus = int(os.path.basename(path).split("cpu")[0])
@@ -85,6 +121,50 @@ def main():
         lines.append("| %d | %d | %.2f | %s | %d |" % (
             items, cpus, statistics.median(v[0] for v in values) / 1000,
             stat(per_item), values[0][2]))
+    cpus_seen = sorted({c for (_, c) in access})
+    lines += ["", "## One file shared by every CPU", "",
+              "A thread per CPU, 1M accesses each, on one file or on a file "
+              "each: ns per access (mean of the CPUs, median of the runs); "
+              "goal: shared within %gx of a file each at 2 CPUs, and not "
+              "growing with more CPUs.  More guest CPUs than the host's "
+              "%d cores share them: read those as a trend." %
+              (SHARED_GOAL, os.cpu_count()), "",
+              "| CPUs | a file each | one file | ratio | goal |",
+              "|---|---|---|---|---|"]
+    scaling = []
+    for cpus in cpus_seen:
+        own = access.get((OWN % cpus, cpus))
+        shared = access.get((SHARED % cpus, cpus))
+        if not own or not shared:
+            continue
+        o, s_ = statistics.median(own), statistics.median(shared)
+        goal = ""
+        if cpus == 2:
+            goal = "met" if s_ / o <= SHARED_GOAL else "**not met**"
+        lines.append("| %d | %.1f | %.1f | %.2f | %s |" %
+                     (cpus, o, s_, s_ / o, goal))
+        scaling.append({"cpus": cpus, "own_ns": own, "shared_ns": shared,
+                        "own_median": o, "shared_median": s_,
+                        "ratio": s_ / o,
+                        "goal_met": (s_ / o <= SHARED_GOAL)
+                        if cpus == 2 else None})
+    for cpus in sorted({u["cpus"] for u in stopped} - set(cpus_seen)):
+        lines.append("| %d | - | - | - | did not finish |" % cpus)
+    if stopped:
+        lines += ["", "## Runs that did not finish", "",
+                  "Stopped at the bench's timeout: the stall reports in "
+                  "the log show where the CPUs were.", "",
+                  "| log | CPUs | RCU stall reports | last case done |",
+                  "|---|---|---|---|"]
+        for u in stopped:
+            lines.append("| %s | %d | %d | %s |" % (
+                u["log"], u["cpus"], u["stalls"], u["after"] or "-"))
+    with open(os.path.splitext(out)[0] + ".json", "w") as f:
+        json.dump({"shared_goal": SHARED_GOAL, "scaling": scaling,
+                   "unfinished": stopped,
+                   "access": [{"what": w, "cpus": c, "ns": v}
+                              for (w, c), v in sorted(access.items())],
+                   "sizes": sizes}, f, indent=1)
     with open(out, "w") as f:
         f.write("\n".join(lines) + "\n")
     print("\n".join(lines))

@@ -1,17 +1,24 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""plot-hot-move.py DIR: the results of guest-hot-move.sh in DIR as
-hot-move.png (read throughput over time of each config) and hot-move.md
-(throughput once relocation settled against the upper bound, what moved).
+"""plot-hot-move.py [-g GOALS.md] DIR...: the results of guest-hot-move.sh in
+each DIR as DIR/hot-move.png (read throughput over time of each config),
+DIR/hot-move.md (throughput once relocation settled against the bounds,
+what moved) and DIR/hot-move.json (the numbers, for summary.py); with -g,
+the goals of all DIRs in one table in GOALS.md.
 
 Throughput is summed over fio's jobs per second.  "Settled" is the last
-third of the run; the target is 80 % of the bound there.  With a hot set
-(guest-hot-move.sh HOT_MB), the ranges of the data file after it are read
-but never turn hot: they count as cold ranges, as the never-read file."""
+third of the run.  The goals: with a hot set that fits the SSD's room (up
+to its high watermark), hot_move settles at >= 80 % of the bound, all data
+on a fast disk; with a larger one, which no placement on these disks can
+bring to that bound, at >= 90 % of the oracle, the best static placement.
+With a hot set (guest-hot-move.sh HOT_MB), the ranges of the data file
+after it are read but never turn hot: they count as cold ranges, as the
+never-read file."""
 
+import argparse
 import glob
+import json
 import os
-import sys
 from collections import defaultdict
 
 import matplotlib
@@ -19,8 +26,9 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-CONFIGS = ("hot_move", "hot_track", "bound")
-TARGET = 0.8
+CONFIGS = ("hot_move", "hot_track", "bound", "oracle")
+# Reference config: the share of it hot_move must reach, and when.
+GOALS = {"bound": (0.8, True), "oracle": (0.9, False)}
 
 
 def series(d, cfg):
@@ -58,49 +66,107 @@ def settled(ys):
     return sum(tail) / len(tail) if tail else 0.0
 
 
-def main():
-    if len(sys.argv) != 2:
-        sys.exit(__doc__)
-    d = sys.argv[1]
-    data = {c: series(d, c) for c in CONFIGS}
+def on_ssd(m):
+    return m.count("S") + m.count("M")
+
+
+class Run:
+    """One DIR: throughput per config, and the hot set against the SSD."""
+
+    def __init__(self, d):
+        self.dir = d
+        self.data = {c: series(d, c) for c in CONFIGS}
+        self.tail = {c: settled(ys) for c, (_, ys) in self.data.items() if ys}
+        self.st = {c: stats(d, c) for c in CONFIGS}
+        st = self.st["hot_move"] or self.st["oracle"]
+        self.hot_mb = int(st.get("hot_mb", 0) or 0)
+        # The hot set: HOT_MB, or the whole file (older runs: 2048 MiB).
+        self.set_mb = self.hot_mb or int(st.get("size_mb", 2048) or 2048)
+        # The SSD's room for data, as hot_move fills it.
+        total = int(st.get("ssd_total_bytes", 0) or 0)
+        high = int(st.get("high_watermark", 90) or 90)
+        self.room_mb = (total * high // 100) >> 20 if total else None
+        self.fits = self.room_mb is not None and self.set_mb <= self.room_mb
+
+    def hot_set(self):
+        room = f"{self.room_mb} MiB" if self.room_mb else "unknown"
+        fits = "fits" if self.fits else "larger than"
+        return f"{self.set_mb} MiB hot set ({fits} the SSD's {room} room)"
+
+    def goals(self):
+        """Rows of the goals table, hot_move against each reference run."""
+        rows = []
+        hm = self.tail.get("hot_move")
+        if hm is None:
+            return rows
+        what = self.hot_set()
+        for ref, (share, if_fits) in GOALS.items():
+            r = self.tail.get(ref)
+            if not r:
+                continue
+            ratio = hm / r
+            applies = if_fits == self.fits
+            goal = f">= {share:.0%}" if applies else "- (not this set's)"
+            met = ("**met**" if ratio >= share else "**NOT met**") \
+                if applies else "-"
+            rows.append(f"| {os.path.basename(os.path.normpath(self.dir))}: "
+                        f"{what} | {hm:.2f} | {ref} {r:.2f} | {ratio:.0%} | "
+                        f"{goal} | {met} |")
+        return rows
+
+
+GOALS_HEAD = ["| hot set | hot_move MB/s, last third | against, MB/s | "
+              "ratio | goal | |", "| --- | --- | --- | --- | --- | --- |"]
+
+
+def plot(run):
     fig, ax = plt.subplots(figsize=(8, 4.5))
     for c in CONFIGS:
-        xs, ys = data[c]
+        xs, ys = run.data[c]
         if xs:
-            ax.plot(xs, ys, label=c)
+            line, = ax.plot(xs, ys, label=c)
+            share, if_fits = GOALS.get(c, (None, None))
+            if share and if_fits == run.fits and "hot_move" in run.tail:
+                ax.axhline(share * run.tail[c], ls=":",
+                           color=line.get_color(),
+                           label=f"goal: {share:.0%} of {c}, last third")
     ax.set_xlabel("time (s)")
     ax.set_ylabel("read throughput (MB/s)")
-    hot_mb = int(stats(d, "hot_move").get("hot_mb", 0) or 0)
-    where = f" of the first {hot_mb} MiB" if hot_mb else ""
+    where = f" of the first {run.hot_mb} MiB" if run.hot_mb else ""
     ax.set_title("btrfs hot relocation: 4 KiB O_DIRECT reads, zipf 1.2 over "
                  f"1 MiB ranges{where}")
     ax.grid(True, alpha=0.3)
     ax.legend()
     fig.tight_layout()
-    fig.savefig(os.path.join(d, "hot-move.png"), dpi=100)
+    fig.savefig(os.path.join(run.dir, "hot-move.png"), dpi=100)
+    plt.close(fig)
 
-    bound = settled(data["bound"][1])
+
+def report(run):
+    d = run.dir
     lines = ["# btrfs hot relocation", ""]
     try:
         with open(os.path.join(d, "setup.txt")) as f:
             lines += ["```", f.read().rstrip(), "```", ""]
     except OSError:
         pass
-    lines += ["| config | MB/s, whole run | MB/s, last third | of bound |",
-              "| --- | --- | --- | --- |"]
+    refs = [r for r in GOALS if r in run.tail]
+    lines += ["| config | MB/s, whole run | MB/s, last third |" +
+              "".join(f" of {r} |" for r in refs),
+              "| --- | --- | --- |" + " --- |" * len(refs)]
     for c in CONFIGS:
-        ys = data[c][1]
+        ys = run.data[c][1]
         if not ys:
             continue
-        s = settled(ys)
-        ratio = f"{s / bound:.0%}" if bound else "-"
-        lines.append(f"| {c} | {sum(ys) / len(ys):.2f} | {s:.2f} | {ratio} |")
+        s = run.tail[c]
+        lines.append(f"| {c} | {sum(ys) / len(ys):.2f} | {s:.2f} |" +
+                     "".join(f" {s / run.tail[r]:.0%} |" for r in refs))
     lines.append("")
-    st = stats(d, "hot_move")
+    st = run.st["hot_move"]
+    hot_mb = run.hot_mb
     if st:
         data_map = st.get("data", "")
         cold_map = st.get("cold", "")
-        on_ssd = lambda m: m.count("S") + m.count("M")  # noqa: E731
         lines += [
             "hot_move: promoted {} MiB, demoted {} MiB in {} runs; "
             "data file {} of {} MiB ranges on the SSD; cold file "
@@ -116,23 +182,85 @@ def main():
                 f"of {len(data_map[:hot_mb])} ranges on the SSD; the rest of "
                 f"the file (read, never hot): {on_ssd(data_map[hot_mb:])} of "
                 f"{len(data_map[hot_mb:])}.", ""]
-        hm = settled(data["hot_move"][1])
-        if bound:
-            ok = hm >= TARGET * bound
-            lines.append(f"Target: hot_move settled at >= {TARGET:.0%} of the "
-                         f"bound: {'met' if ok else 'NOT met'} "
-                         f"({hm / bound:.0%}).")
-        cold_moved = on_ssd(cold_map)
+    ost = run.st["oracle"]
+    if ost:
+        # What the oracle wanted: the first N ranges of the data file on the
+        # SSD, nothing else; what it got, before and after its run.
+        n = int(ost.get("oracle_ranges", 0) or 0)
+        placed = ost.get("oracle_data", "")
+        after = ost.get("data", "")
+        lines += [
+            f"oracle: the {n} hottest ranges (the first {n} MiB of the data "
+            "file: the SSD's room up to the high watermark, "
+            f"{int(ost.get('oracle_ssd_total_bytes', 0) or 0) >> 20} MiB of "
+            f"data capacity at {ost.get('oracle_high_watermark', '?')} %, "
+            f"metadata room "
+            f"{int(ost.get('oracle_metadata_reserve_bytes', 0) or 0) >> 20}"
+            " MiB left out) placed by hot_move in "
+            f"{ost.get('oracle_seconds', '?')} s "
+            f"({ost.get('oracle_passes', '?')} passes of reads, "
+            f"{int(ost.get('oracle_promoted_bytes', 0) or 0) >> 20} MiB "
+            "promoted, "
+            f"{int(ost.get('oracle_fallback_bytes', 0) or 0) >> 20} MiB fell "
+            f"back): {on_ssd(placed[:n])} of {n} on the SSD, "
+            f"{on_ssd(placed[n:])} others; after its run (no relocation) "
+            f"{on_ssd(after[:n])} and {on_ssd(after[n:])}; never-read file "
+            f"{on_ssd(ost.get('cold', ''))} ranges on the SSD.", ""]
+    goals = run.goals()
+    if goals:
+        lines += GOALS_HEAD + goals + [""]
+    if st:
+        cold_moved = on_ssd(st.get("cold", ""))
         if hot_mb:
-            cold_moved += on_ssd(data_map[hot_mb:])
-        lines.append("Target: no relocation of data that never turns hot: "
-                     f"{'met' if cold_moved == 0 else 'NOT met'} "
-                     f"({cold_moved} cold ranges moved).")
-    lines.append("")
+            cold_moved += on_ssd(st.get("data", "")[hot_mb:])
+        lines += ["Target: no relocation of data that never turns hot: "
+                  f"{'met' if cold_moved == 0 else 'NOT met'} "
+                  f"({cold_moved} cold ranges moved).", ""]
     lines.append("![throughput over time](hot-move.png)")
     with open(os.path.join(d, "hot-move.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
     print("\n".join(lines))
+    # The reference hot_move's goal is against: all data on the fast disk
+    # where the hot set fits the SSD's room, the oracle where not.
+    summary = {
+        "hot_set": run.hot_set(),
+        "against": "bound" if run.fits else "oracle",
+        "goal_share": GOALS["bound" if run.fits else "oracle"][0],
+        "whole_run_mb_s": {c: sum(ys) / len(ys)
+                           for c, (_, ys) in run.data.items() if ys},
+        "last_third_mb_s": run.tail,
+        "ssd_room_mb": run.room_mb,
+    }
+    if ost:
+        summary["oracle_ranges"] = int(ost.get("oracle_ranges", 0) or 0)
+        summary["oracle_placed"] = on_ssd(ost.get("oracle_data", "")[:n])
+        summary["oracle_others"] = on_ssd(ost.get("oracle_data", "")[n:])
+    with open(os.path.join(d, "hot-move.json"), "w") as f:
+        json.dump(summary, f, indent=1)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("-g", metavar="GOALS.md",
+                    help="the goals of all DIRs in one table")
+    ap.add_argument("dirs", nargs="+", metavar="DIR")
+    args = ap.parse_args()
+    rows = []
+    for d in args.dirs:
+        run = Run(d)
+        plot(run)
+        report(run)
+        rows += run.goals()
+    if args.g:
+        lines = ["# btrfs hot relocation: goals", "",
+                 "hot_move's throughput over the last third of the run, "
+                 "against all data on a fast disk (bound) for a hot set "
+                 "that fits the SSD, and against the best static placement "
+                 "on the same disks (oracle) for a larger one.", ""]
+        lines += GOALS_HEAD + rows
+        with open(args.g, "w") as f:
+            f.write("\n".join(lines) + "\n")
+        print("\n".join(lines))
 
 
 if __name__ == "__main__":

@@ -11,6 +11,21 @@ permutation, the hot set moving halfway), as a Poisson stream of reads at
             temperature and heat-map buckets (fs/hot_tracking.c)
   decayT    a count of accesses decaying exponentially with time constant
             T seconds (what a per-pass decayed counter would give)
+  passD[...] the design of issue 16 (notes/issue16-temperature-design.md):
+            a score per item, folded by each update pass as
+            L <- D * (L + c) (c: accesses since the last pass, which per-CPU
+            slots may hold until then), in 24.8 fixed point; rate =
+            L (1 - D) / (D P), decayed by about D^f within a pass (f:
+            fraction of the period P since the pass; linear) for the live
+            value, at least the
+            rate today's formula gives an item read once (the idle floor:
+            gap 1 s, cooled by age / 16); temperature in today's units.
+            Suffixes: aM caps the score's rate at M / age (time since the
+            last access); cM caps L + c at (c + 1) * M / (1 - D) at the pass
+            (needs the count of the pass in the item); wW: a pass after
+            one that counted fewer than W accesses over all items (the
+            superblock) decays by 1 - (1 - D) / 2 instead (3/4 for 1/2),
+            L rescaled at each switch so that its rate does not jump
 
 For each, precision@k of the live ranking and of the snapshot taken by the
 update pass every --update-delay seconds, by bucket in no order within
@@ -18,7 +33,9 @@ one (shuffled here: range_spot before its hottest buckets were sorted)
 and sorted (range_spot now).  Prints, per
 estimator, the steady-state p@k (mean over the last half of each phase,
 over --seeds runs) and the time after the move until p@10 >= --target,
-sampled every --sample seconds.  No kernel, no root: it tests the
+sampled every --sample seconds, and the update pass, counted from the
+move (1 = the first pass after it, --pass-offset periods after it), whose
+sorted snapshot first reaches it.  No kernel, no root: it tests the
 arithmetic, so that guest runs can be checked against it and changes to
 the temperature weighed before they are made.
 """
@@ -106,6 +123,106 @@ class Decay:
         return out
 
 
+HOT_RATE_SHIFT = 62
+SCORE_FRAC = 8                  # L in 24.8 fixed point
+U32_MAX = (1 << 32) - 1
+
+
+def parse_decay(txt):
+    """'1/2', '3/4', '0.5' -> float."""
+    if "/" in txt:
+        a, b = txt.split("/")
+        return int(a) / int(b)
+    return float(txt)
+
+
+class PassScore:
+    """Issue 16: a decayed count folded per update pass (see the docstring).
+
+    The kernel would do the fold in fixed point (L = (L + (c << 8)) >> k for
+    D = 2^-k, or x - (x >> k) for D = 1 - 2^-k, saturating at U32_MAX) and
+    D^f by a shift and a linear interpolation; floats here, but L is kept
+    in 24.8 fixed point and saturates so that tiny and huge scores behave
+    as in the kernel.
+    """
+
+    def __init__(self, n, spec, period):
+        parts = spec.split(":")
+        self.name = "pass" + parts[0]
+        self.d = parse_decay(parts[0])
+        self.agecap = 0.0
+        self.clamp = 0.0
+        self.floor = True
+        self.window = 0
+        self.d_fast = self.d
+        self.prev_total = None
+        for opt in parts[1:]:
+            self.name += opt
+            if opt[0] == "a":
+                self.agecap = float(opt[1:])
+            elif opt[0] == "c":
+                self.clamp = float(opt[1:])
+            elif opt == "nofloor":
+                self.floor = False
+            elif opt[0] == "w":
+                self.window = int(opt[1:])
+        self.period = period * NS
+        self.L = [0] * n            # 24.8 fixed point
+        self.c = [0] * n            # accesses since the last pass
+        self.last = [0] * n
+        self.nr = [0] * n
+        self.t_pass = 0
+
+    def access(self, g, now):
+        self.c[g] += 1
+        self.nr[g] += 1
+        self.last[g] = max(self.last[g], now)
+
+    def fold(self, now):
+        """The update pass: L <- D (L + c), c <- 0."""
+        one = 1 << SCORE_FRAC
+        if self.window:
+            slow = self.prev_total is not None and \
+                self.prev_total < self.window
+            d = 1 - (1 - self.d_fast) / 2 if slow else self.d_fast
+            if d != self.d:
+                # Keep the rate L (1 - D) / D that L stands for: no jump.
+                k = (1 - self.d) / self.d / ((1 - d) / d)
+                self.L = [min(int(x * k), U32_MAX) for x in self.L]
+                self.d = d
+            self.prev_total = sum(self.c)
+        for g in range(len(self.L)):
+            if not self.nr[g]:
+                continue
+            x = self.L[g] + self.c[g] * one
+            if self.clamp:
+                x = min(x, int((self.c[g] + 1) * one * self.clamp /
+                               (1 - self.d)))
+            self.L[g] = min(int(x * self.d), U32_MAX)
+            self.c[g] = 0
+        self.t_pass = now
+
+    def rate(self, g, now):
+        """Accesses per ns."""
+        f = min(max(now - self.t_pass, 0) / self.period, 1.0)
+        # D^f as the kernel would take it: linear from 1 to D.
+        x = (self.L[g] / (1 << SCORE_FRAC) + self.c[g]) * \
+            (1 - (1 - self.d) * f)
+        r = x * (1 - self.d) / (self.d * self.period)
+        age = max(now - self.last[g], 0)
+        if self.agecap and age:
+            r = min(r, self.agecap / age)
+        if self.floor:
+            gap = max(acc.FIRST_GAP, acc.FIRST_GAP - (acc.FIRST_GAP >> 4) +
+                      (age >> 4))
+            r = max(r, 1 / gap)
+        return r
+
+    def temps(self, now):
+        return {g: hot_log2(int(self.rate(g, now) * (1 << HOT_RATE_SHIFT)))
+                for g in range(len(self.nr)) if self.nr[g]}
+
+
 def spot_order(temps, rng, sort):
     """range_spot: by bucket (temp >> 24), in no order within one."""
     items = list(temps.items())
@@ -119,6 +236,9 @@ def spot_order(temps, rng, sort):
 
 def simulate(args, seed, makers):
     rng = random.Random(seed)
+    # Ties in the spot lists are shuffled by a generator of their own, so
+    # that the workload of a seed is the same whatever estimators run.
+    spot_rng = random.Random(-seed)
     n = args.files * args.mib
     wl = acc.Workload(n, args.s, rng)
     models = [m(n) for m in makers]
@@ -130,15 +250,22 @@ def simulate(args, seed, makers):
     next_pass = int(args.pass_offset * args.update_delay * NS)
     moved = False
     samples = []   # (t, phase, {name: {kind: {k: p}}})
+    passes = {}    # name: [p@10 of the sorted snapshot of each pass after
+                   # the move]
     while t < dur:
         t += int(rng.expovariate(args.rate) * NS)
         while min(next_pass, next_sample) <= t:
             if next_pass <= next_sample:
                 for m in models:
+                    if hasattr(m, "fold"):
+                        m.fold(next_pass)
                     temps = m.temps(next_pass)
                     snaps[m.name] = (temps,
-                                     spot_order(temps, rng, False),
-                                     spot_order(temps, rng, True))
+                                     spot_order(temps, spot_rng, False),
+                                     spot_order(temps, spot_rng, True))
+                    if moved:
+                        passes.setdefault(m.name, []).append(acc.precision(
+                            snaps[m.name][2], wl.truth[10], 10))
                 next_pass += int(args.update_delay * NS)
                 continue
             ts = next_sample
@@ -164,7 +291,15 @@ def simulate(args, seed, makers):
             g = wl.draw()
             for m in models:
                 m.access(g, t)
-    return samples
+    return samples, passes
+
+
+def pass_recovery(snaps, target):
+    """The first update pass after the move (1-based) at the target."""
+    for i, p in enumerate(snaps, 1):
+        if p >= target:
+            return i
+    return float("inf")
 
 
 def recovery(samples, name, kind, move, target):
@@ -196,6 +331,11 @@ def main():
                    "gaps, as SHIFT/DOWN: 4/2 = 1/16, 1/4 for shorter gaps")
     p.add_argument("--decay", default="",
                    help="decay time constants to model, seconds")
+    p.add_argument("--pass-decay", default="",
+                   help="per-pass decayed scores to model: D[:aM][:cM]"
+                   "[:wW][:nofloor], comma-separated; D as 1/2, 3/4 or 0.6")
+    p.add_argument("--csv", action="store_true",
+                   help="one line per estimator and list, for scripts")
     args = p.parse_args()
 
     makers = []
@@ -206,17 +346,21 @@ def main():
         makers.append(lambda n, up=up, down=down: GapAsym(n, up, down))
     for tau in filter(None, args.decay.split(",")):
         makers.append(lambda n, tau=float(tau): Decay(n, tau))
+    for spec in filter(None, args.pass_decay.split(",")):
+        makers.append(lambda n, spec=spec:
+                      PassScore(n, spec, args.update_delay))
 
     move = args.duration / 2
     agg = {}
     for seed in range(1, args.seeds + 1):
-        samples = simulate(args, seed, makers)
+        samples, passes = simulate(args, seed, makers)
         names = samples[0][2].keys()
         for name in names:
             for kind in ("spot", "spotsort", "live"):
                 a = agg.setdefault((name, kind),
                                    {"steady": {k: [] for k in KS},
-                                    "rec": []})
+                                    "ph": {1: [], 2: []},
+                                    "rec": [], "passes": []})
                 for ph, (t0, t1) in enumerate(((0, move),
                                                (move, args.duration)), 1):
                     mid = t0 + (t1 - t0) / 2
@@ -224,23 +368,41 @@ def main():
                         vals = [r[name][kind][k] for ts, p_, r in samples
                                 if p_ == ph and ts >= mid]
                         a["steady"][k].append(statistics.mean(vals))
+                        if k == 10:
+                            a["ph"][ph].append(statistics.mean(vals))
                 a["rec"].append(recovery(samples, name, kind, move,
                                          args.target))
+                a["passes"].append(pass_recovery(passes.get(name, []),
+                                                 args.target))
+    fmt = lambda r: "%.2f" % r if r != float("inf") else "never"
+    fmtp = lambda r: "%d" % r if r != float("inf") else "never"
+    if args.csv:
+        for (name, kind), a in agg.items():
+            print("%g,%g,%g,%s,%s,%.3f,%.3f,%.3f,%s,%s"
+                  % (args.s, args.rate, args.pass_offset, name, kind,
+                     statistics.mean(a["ph"][1]), statistics.mean(a["ph"][2]),
+                     statistics.mean(a["steady"][10]),
+                     " ".join(fmt(r / args.update_delay) for r in a["rec"]),
+                     " ".join(fmtp(r) for r in a["passes"])
+                     if kind == "spotsort" else ""))
+        return
     print("# %d x %d = %d ranges, zipf s=%g, %g reads/s, update every %g s, "
-          "%d seeds x 2 phases"
+          "first pass %g periods after the move, %d seeds x 2 phases"
           % (args.files, args.mib, args.files * args.mib, args.s,
-             args.rate, args.update_delay, args.seeds))
-    print("%-10s %-9s %6s %6s %6s  %s"
-          % ("estimator", "list", "p@5", "p@10", "p@20",
-             "recovery s (p@10>=%g)" % args.target))
+             args.rate, args.update_delay, args.pass_offset, args.seeds))
+    print("%-14s %-9s %6s %6s %6s %6s %6s  %s"
+          % ("estimator", "list", "p@5", "p@10", "p@20", "ph1", "ph2",
+             "recovery periods (p@10>=%g); spotsort: [pass]" % args.target))
     for (name, kind), a in agg.items():
-        rec = " ".join("%.2f" % r if r != float("inf") else "never"
-                       for r in a["rec"])
-        print("%-10s %-9s %6.3f %6.3f %6.3f  %s"
+        rec = " ".join(fmt(r / args.update_delay) for r in a["rec"])
+        if kind == "spotsort":
+            rec += "  [" + " ".join(fmtp(r) for r in a["passes"]) + "]"
+        print("%-14s %-9s %6.3f %6.3f %6.3f %6.3f %6.3f  %s"
               % (name, kind, statistics.mean(a["steady"][5]),
                  statistics.mean(a["steady"][10]),
-                 statistics.mean(a["steady"][20]), rec))
-
+                 statistics.mean(a["steady"][20]),
+                 statistics.mean(a["ph"][1]), statistics.mean(a["ph"][2]),
+                 rec))
 
 if __name__ == "__main__":
     main()

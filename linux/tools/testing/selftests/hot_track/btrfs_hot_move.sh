@@ -264,6 +264,18 @@ check_fs() {
 	do_mount hot_move
 }
 
+# hot_dir: the debugfs directory of the filesystem (named after a device).
+hot_dir() {
+	local d
+
+	for d in "$hdd" "$ssd"; do
+		d=/sys/kernel/debug/hot_track/$(basename "$(realpath "$d")")
+		[ -d "$d" ] && { echo "$d"; return 0; }
+	done
+	return 1
+}
+passes() { awk '$1 == "passes" { print $2 }' "$dbg/stats"; }
+
 # fast_full: promotion filled the SSD (9/10 of what it may take) and stopped.
 fast_full() {
 	local full='[ "$(stat_of ssd_used_bytes)" -ge $(($(stat_of ssd_total_bytes) * 9 / 10)) ]'
@@ -276,7 +288,7 @@ fast_full() {
 }
 
 ktap_print_header
-ktap_set_plan 26
+ktap_set_plan 27
 [ -z "${bad_scale+set}" ] ||
 	echo "# HOT_TIMEOUT_SCALE=$bad_scale is not an integer from 1 to 1000: using 1"
 
@@ -490,8 +502,9 @@ if new_fs; then
 fi
 report "unmount during relocation" $rc
 
-# 8. A full SSD: promotion fills it and stops, falling back to the HDD, and
-# leaves free space to user writes, who can write all that df says is free.
+# 8. A full SSD: promotion fills it and stops, falling back to the HDD,
+# tries again when room comes back, and leaves free space to user writes,
+# who can write all that df says is free.
 # (Moving 1 MiB ranges of larger extents keeps the old extents allocated
 # until all of them moved: that space shows as used in df.)
 rc=1
@@ -518,10 +531,46 @@ if new_fs; then
 		fail "promotion did not stop"
 	else
 		echo "# SSD $(stat_of ssd_used_bytes) of $(stat_of ssd_total_bytes) bytes"
+		[ "$(stat_of fallback_bytes)" -gt 0 ] || fail "no fallback counted"
+		e="ino=$n start=$n len=$n moved=$n"
+		traced "btrfs_hot_move_fallback: .*$e fallback=[1-9][0-9]* ret=$n" ||
+			fail "no fallback in the trace"
+		traced "btrfs_hot_move_pause: .*reason=backoff free=$n margin=$n" ||
+			fail "no backoff in the trace"
+		logged "hot_move: non-rotational devices full" ||
+			fail "fallback not logged"
+		# Room comes back, less than a batch: small's 16 MiB, deleted.
+		# A new file hotter than the rest of huge, already in the heat
+		# maps (two update passes) when the room comes back, is promoted
+		# there once a retry comes.  (Promotion waited for a whole batch
+		# to leave the SSD, here 4 GiB: for ever.)  Before the fill
+		# below, whose data block groups on the SSD give room of their
+		# own.  huge's sums are from huge_hot: read again, huge would be
+		# hotter.
+		echo "# small: $("$where" "$mnt/small")"
+		dd if=/dev/urandom of="$mnt/retry" bs=1M count=4 status=none
+		sync
+		(cd "$mnt" && sha256sum retry) >> "$work/sums"
+		heat "$mnt/retry" 0 3 30 || fail "line $LINENO"
+		if dbg=$(hot_dir); then
+			pass0=$(passes)
+			wait_for 30 eval '[ "$(passes)" -ge $((pass0 + 2)) ]' ||
+				fail "no update pass"
+		else
+			fail "no debugfs directory of the filesystem"
+		fi
+		on "$mnt/retry" SSSS &&
+			fail "retry promoted before the room came back"
+		rm -f "$mnt/small"
+		sync
+		wait_for 180 on "$mnt/retry" SSSS ||
+			fail "no retry after the fallback: $("$where" "$mnt/retry")"
+		wait_idle 120 || fail "promotion did not stop after the retry"
 		# df counts the extents written since the last commit as free.
 		sync
 		avail=$(df -B1 --output=avail "$mnt" | tail -1)
-		[ "$avail" -ge $((64 << 20)) ] || fail "relocation left $avail bytes free"
+		[ "$avail" -ge $((64 << 20)) ] ||
+			fail "relocation left $avail bytes free"
 		dd if=/dev/zero of="$mnt/fill" bs=1M status=none 2>/dev/null
 		sync
 		filled=$(stat -c %s "$mnt/fill")
@@ -530,26 +579,6 @@ if new_fs; then
 		rm -f "$mnt/fill"
 		sync
 	fi
-	verify sums || fail "verify"
-	[ "$(stat_of fallback_bytes)" -gt 0 ] || fail "no fallback counted"
-	e="ino=$n start=$n len=$n moved=$n"
-	traced "btrfs_hot_move_fallback: .*$e fallback=[1-9][0-9]* ret=$n" ||
-		fail "no fallback in the trace"
-	traced "btrfs_hot_move_pause: .*reason=backoff free=$n margin=$n" ||
-		fail "no backoff in the trace"
-	logged "hot_move: non-rotational devices full" || fail "fallback not logged"
-	# Room comes back, less than a batch: small's 16 MiB, deleted.  A new
-	# file hotter than the rest of huge is promoted there once a retry
-	# comes.  (Promotion waited for a whole batch to leave the SSD, here
-	# 4 GiB: for ever.)
-	echo "# small: $("$where" "$mnt/small")"
-	rm -f "$mnt/small"
-	dd if=/dev/urandom of="$mnt/retry" bs=1M count=4 status=none
-	sync
-	sums huge retry
-	heat "$mnt/retry" 0 3 30 || fail "line $LINENO"
-	wait_for 180 on "$mnt/retry" SSSS ||
-		fail "no retry after the fallback: $("$where" "$mnt/retry")"
 	verify sums || fail "verify"
 fi
 report "full SSD: fallback, free space left, no early ENOSPC" $rc
@@ -1125,12 +1154,17 @@ fi
 [ -n "$missing" ] || report "$name" $rc
 missing=
 
-# 24. Writes while hot_move moves a file: buffered and mmap writes, hole
-# punches and truncations (down, then back up) at random places of a hot
-# 64 MiB file, fsynced now and then, from before relocation may promote
-# it (4 MiB per run) until it has promoted 16 MiB: the file then holds
-# exactly what was written (a model kept in memory), scrub and check are
-# clean.
+# 24. Writes while hot_move moves a file: in turn, buffered and mmap
+# writes and hole punches at random places of a hot 64 MiB file and
+# truncations down into its last 4 MiB (then back up), fsynced now and
+# then, from before relocation may promote it (4 MiB per run) until it has
+# promoted 16 MiB and each kind ran twice, the file read now and then to
+# keep it hot: the file then holds exactly what was written (a model kept
+# in memory), scrub and check are clean.  Which ranges a truncation meets
+# before, during or after their move is up to timing; the test does not
+# depend on it.  (Truncations anywhere made the file a hole some seconds
+# in, and 30 reads alone cooled below promote_temp before 16 MiB had moved
+# on a slow machine: promotion stopped.)
 churn() {	# churn FILE STAT BYTES: until STAT >= BYTES; prints the sha256
 	python3 - "$@" "$((300 * timeout_scale))" <<'PY'
 import ctypes, hashlib, mmap, os, random, sys, time
@@ -1145,11 +1179,11 @@ fd = os.open(path, os.O_RDWR)
 rng = random.Random(20261124)
 end = time.monotonic() + limit
 ops = [0] * 4
-while int(open(stat).read()) < want:
+while int(open(stat).read()) < want or sum(ops) < 8:
     if time.monotonic() > end:
         sys.exit('promotion did not go on: %s of %d bytes' %
                  (open(stat).read().strip(), want))
-    op = rng.randrange(4)
+    op = sum(ops) % 4	# each kind in turn: all four in a short run
     off = rng.randrange(0, size >> 12) << 12
     n = min(rng.randrange(1, 9) << 12, size - off)
     if op == 0:
@@ -1167,6 +1201,7 @@ while int(open(stat).read()) < want:
             sys.exit('punch: errno %d' % ctypes.get_errno())
         model[off:off + n] = bytes(n)
     else:
+        off = size - (rng.randrange(1, 1025) << 12)
         os.ftruncate(fd, off)
         os.ftruncate(fd, size)
         model[off:] = bytes(size - off)
@@ -1192,13 +1227,24 @@ if new_fs; then
 	churn "$mnt/f" "$hm/promoted_bytes" \
 		$(($(stat_of promoted_bytes) + (16 << 20))) > "$work/churn" &
 	churn=$!
-	tune promote_temp=0x84000000 || fail "line $LINENO"
-	wait $churn || fail "churn: $(stat_of fill_pauses) fill pauses"
-	echo "$(cat "$work/churn")  f" > "$work/sums"
-	echo 3 > /proc/sys/vm/drop_caches
-	verify sums || fail "contents differ from what was written"
-	check_fs || fail "btrfs check"
-	verify sums || fail "verify after remount"
+	( while kill -0 $churn 2>/dev/null; do
+		heat "$mnt/f" 0 63 1 || exit 1
+		sleep 2
+	done ) &
+	warm=$!
+	tune promote_temp=0x70000000 || fail "line $LINENO"
+	wait $churn
+	churned=$?
+	wait $warm || fail "reads to keep the file hot"
+	if [ $churned = 0 ]; then
+		echo "$(cat "$work/churn")  f" > "$work/sums"
+		echo 3 > /proc/sys/vm/drop_caches
+		verify sums || fail "contents differ from what was written"
+		check_fs || fail "btrfs check"
+		verify sums || fail "verify after remount"
+	else
+		fail "churn: $(stat_of fill_pauses) fill pauses"
+	fi
 fi
 report "writes, mmap writes, punches and truncations during moves" $rc
 
@@ -1282,7 +1328,53 @@ if new_fs; then
 fi
 report "data not seen since the mount stays until hot-kick-time" $rc
 
-# 27. The filesystem is consistent.
+# range_reads INO MIB: the reads hot data tracking counted in range MIB of
+# file INO of the top subvolume (range_stat; 0 without an item).
+range_reads() {
+	awk -v i="$1" -v s=$(($2 << 20)) 'BEGIN { r = 0 }
+		$1 == i && $2 == 5 && $3 == s { r = $5 } END { print r }' \
+		"$dbg/range_stat"
+}
+
+# 27. Relocation reads what it moves and no further: it mutes only the
+# 1 MiB range it moves, and readahead's window (4 MiB and more on btrfs)
+# read the next ranges too, which then counted reads, looked hot at a low
+# promote_temp and were promoted, each heating the ones after it.  Only
+# ranges 0-3 of a file on the HDD are read: the others get no read counted
+# and stay where they are.
+rc=1
+if new_fs && dbg=$(hot_dir); then
+	rc=0
+	# btrfs's least window, whatever the devices' defaults are here.
+	echo 4096 > "$(dirname "$hm")/bdi/read_ahead_kb" || fail "line $LINENO"
+	dd if=/dev/urandom of="$mnt/f" bs=1M count=16 status=none
+	sync
+	sums f
+	# Relocation reads from disk what is not cached.
+	echo 1 > /proc/sys/vm/drop_caches
+	ino=$(stat -c %i "$mnt/f")
+	on "$mnt/f" "$(printf 'H%.0s' {1..16})" || fail "new data not on the HDD"
+	tune promote_temp=0x7c000000 interval=1 || fail "line $LINENO"
+	heat "$mnt/f" 0 3 30 || fail "line $LINENO"
+	wait_for 60 on "$mnt/f" "SSSS*" ||
+		fail "not promoted: $("$where" "$mnt/f")"
+	# Time for what relocation counted to make ranges hot: two update
+	# passes, then runs until one moves nothing.
+	pass0=$(passes)
+	wait_for 30 eval '[ "$(passes)" -ge $((pass0 + 2)) ]' || fail "no update pass"
+	wait_idle 60 || echo "# promotion did not stop: $("$where" "$mnt/f")"
+	for r in {4..15}; do
+		reads=$(range_reads "$ino" $r)
+		[ "$reads" = 0 ] || fail "range $r: $reads reads counted, none done"
+	done
+	on "$mnt/f" "SSSS$(printf 'H%.0s' {1..12})" ||
+		fail "ranges not read moved: $("$where" "$mnt/f")"
+	verify sums || fail "verify"
+	check_fs || fail "btrfs check"
+fi
+report "relocation reads no further than the range it moves" $rc
+
+# 28. The filesystem is consistent.
 rc=1
 if mountpoint -q "$mnt" && umount "$mnt"; then
 	btrfs check --readonly "$hdd" >"$work/check.log" 2>&1 && rc=0
