@@ -20,6 +20,11 @@
  *   (eviction: HOT_EVICT_BATCH items), but for the spot lists and
  *   hot_track_hot_ranges(), which may pass over the ranges of a deleted
  *   file until free_work has freed them, and over @skip ranges.
+ * - Reads and direct writes are counted in slots of the CPU that issues
+ *   them, under that CPU's &hot_pcp.lock, and folded into the items by the
+ *   update worker and by readers that want every access (see "Per-CPU
+ *   counting" below).  It is taken before an item lock, never under one
+ *   nor under &hot_info.map_lock.
  * - &hot_info.map_lock protects the heat maps and the items' links in them.
  *   The update worker, the shrinker, the memory cap, the spot lists and the
  *   freeing of items take it, before an item lock; the I/O path never does.
@@ -34,6 +39,7 @@
 #include <linux/fs.h>
 #include <linux/fs_context.h>
 #include <linux/fs_parser.h>
+#include <linux/hash.h>
 #include <linux/hot_tracking.h>
 #include <linux/init.h>
 #include <linux/jiffies.h>
@@ -44,6 +50,7 @@
 #include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/pagemap.h>
+#include <linux/percpu.h>
 #include <linux/rhashtable.h>
 #include <linux/shrinker.h>
 #include <linux/sizes.h>
@@ -633,29 +640,355 @@ static bool hot_wb_done(struct hot_inode_item *he, u64 first, u64 last)
 			       hot_wb_counted(&hr->freq, start));
 }
 
-static void hot_track_record(struct inode *inode, loff_t pos, u64 len,
-			     enum hot_io io)
+/*
+ * Per-CPU counting.  Reads and writes other than writeback are counted in
+ * slots of the CPU that issues them, so that CPUs sharing a file write no
+ * shared cache line per access; the update worker and readers that want
+ * exact counts fold the slots into the items (hot_pcp_drain()).  A slot
+ * names its item by key, generation and range number, never by address:
+ * the items it names may be freed meanwhile, and the fold finds them, or
+ * not, by lookup.  Writeback keeps the locked path: its one write per
+ * range and pass needs the item's own times.
+ */
+
+/* Slots per CPU and superblock: 128 of 48 bytes. */
+#define HOT_PCP_SHIFT		7
+#define HOT_PCP_SLOTS		BIT(HOT_PCP_SHIFT)
+/* &hot_pcp_slot.index of the slot of an inode item. */
+#define HOT_PCP_INODE		U32_MAX
+/* Gaps folded at once beyond which the old average no longer counts. */
+#define HOT_FOLD_MAX		1024U
+
+/**
+ * struct hot_pcp_slot - accesses to one item not yet folded into it
+ * @key: the file's key.
+ * @generation: the file's generation, as &hot_inode_item.generation.
+ * @index: the range number, or %HOT_PCP_INODE for the inode item.
+ * @nr_reads: reads counted, saturating at U32_MAX; 0 with @nr_writes 0 if
+ *	the slot is empty.
+ * @nr_writes: writes counted, likewise.
+ * @last_read_time: time of the latest read counted, in ns.
+ * @last_write_time: time of the latest write counted, in ns.
+ */
+struct hot_pcp_slot {
+	struct hot_inode_key key;
+	u32 generation;
+	u32 index;
+	u32 nr_reads;
+	u32 nr_writes;
+	u64 last_read_time;
+	u64 last_write_time;
+};
+
+/**
+ * struct hot_pcp - the slots of one CPU
+ * @lock: protects @slot.  Taken by the I/O hooks of its CPU and by the
+ *	folds of other CPUs, before an item lock; never under an item lock or
+ *	&hot_info.map_lock, nor in interrupt context.
+ * @slot: the slots, indexed by hot_pcp_hash() of what they count.
+ */
+struct hot_pcp {
+	spinlock_t lock;	/* @slot; see above */
+	struct hot_pcp_slot slot[HOT_PCP_SLOTS];
+};
+
+/* The slot of range @index (or %HOT_PCP_INODE) of the file of @key. */
+static u32 hot_pcp_hash(const struct hot_inode_key *key, u32 index)
+{
+	return hash_64(index + (key->ino << 32) + (key->ino >> 32) +
+		       (key->root << 48), HOT_PCP_SHIFT);
+}
+
+/*
+ * 2^32 * (1 - 2^-HOT_AVG_SHIFT)^@n: what is left of the weight of an average
+ * gap after @n more gaps, by binary exponentiation (n < 2^11 steps).
+ */
+static u64 hot_avg_keep(u32 n)
+{
+	u64 keep = BIT_ULL(32), base = BIT_ULL(32) - BIT_ULL(32 - HOT_AVG_SHIFT);
+
+	for (; n; n >>= 1) {
+		if (n & 1)
+			keep = (keep * base) >> 32;
+		base = (base * base) >> 32;
+	}
+	return keep;
+}
+
+/**
+ * hot_avg_delta_n() - update the average gap with @n equal gaps
+ * @avg: the average so far, in ns.
+ * @delta: each of the @n gaps, in ns.
+ * @n: how many gaps; at least 1.
+ *
+ * What @n calls of hot_avg_delta() with @delta give, rounding aside; exactly
+ * that for @n = 1.  From %HOT_FOLD_MAX gaps on, @delta itself.
+ *
+ * Return: the new average, in ns.
+ */
+static u64 hot_avg_delta_n(u64 avg, u64 delta, u32 n)
+{
+	u64 keep;
+
+	if (n == 1)
+		return hot_avg_delta(avg, delta);
+	if (n >= HOT_FOLD_MAX)
+		return delta;
+	keep = hot_avg_keep(n);
+	if (avg >= delta)
+		return delta + mul_u64_u32_shr(avg - delta, keep, 32);
+	return delta - mul_u64_u32_shr(delta - avg, keep, 32);
+}
+
+/**
+ * hot_freq_fold() - count @n accesses of one direction at once
+ * @freq: the item's frequency data.
+ * @n: how many accesses; may be 0.
+ * @last: the time of the latest of them, in ns.
+ * @write: writes if true, reads if false.
+ *
+ * The accesses are taken to be evenly spread between the item's last access
+ * and @last: the average gap moves as @n gaps of their mean length would
+ * move it.  For an item not accessed that way yet, the first access sets
+ * the average as hot_freq_update() does and the others add to the count
+ * only (their times are not known).  Caller holds the item lock.
+ */
+static void hot_freq_fold(struct hot_freq *freq, u32 n, u64 last, bool write)
+{
+	u64 *plast = write ? &freq->last_write_time : &freq->last_read_time;
+	u32 *avg = write ? &freq->avg_delta_writes : &freq->avg_delta_reads;
+	u32 *nr = write ? &freq->nr_writes : &freq->nr_reads;
+	u64 span;
+
+	if (!n)
+		return;
+	if (!*nr) {
+		*avg = hot_gap_units(HOT_FIRST_GAP);
+	} else {
+		span = last > *plast ? last - *plast : 0;
+		*avg = hot_gap_units(hot_avg_delta_n(hot_gap_ns(*avg),
+						     div_u64(span, n), n));
+	}
+	*nr = n > U32_MAX - *nr ? U32_MAX : *nr + n;
+	*plast = max(*plast, last);
+}
+
+/* Whether slot @s counts for range @index (or the inode) of @he. */
+static bool hot_pcp_match(const struct hot_pcp_slot *s,
+			  const struct hot_inode_item *he, u32 index)
+{
+	return s->index == index && s->key.ino == he->key.ino &&
+	       s->key.root == he->key.root && s->generation == he->generation;
+}
+
+/*
+ * The frequency data a slot of @index counts for in @he; NULL if @he is
+ * dead or the range has no item.  Caller holds the item lock.
+ */
+static struct hot_freq *hot_slot_freq(struct hot_inode_item *he, u32 index)
+{
+	struct hot_range_item *hr;
+
+	if (he->dead)
+		return NULL;
+	if (index == HOT_PCP_INODE)
+		return &he->freq;
+	hr = xa_load(&he->ranges, index);
+	return hr ? &hr->freq : NULL;
+}
+
+/*
+ * Fold slot @s into its item, if that is still there, and empty it.
+ * Caller holds the slot's &hot_pcp.lock and rcu_read_lock().
+ */
+static void hot_pcp_flush(struct hot_info *hi, struct hot_pcp_slot *s)
+{
+	struct hot_inode_item *he;
+	struct hot_freq *freq;
+
+	if (!s->nr_reads && !s->nr_writes)
+		return;
+	he = rhashtable_lookup(&hi->inodes, &s->key, hot_inode_params);
+	if (he && he->generation == s->generation) {
+		xa_lock(&he->ranges);
+		freq = hot_slot_freq(he, s->index);
+		if (freq) {
+			hot_freq_fold(freq, s->nr_reads, s->last_read_time,
+				      false);
+			hot_freq_fold(freq, s->nr_writes, s->last_write_time,
+				      true);
+		}
+		xa_unlock(&he->ranges);
+	}
+	s->nr_reads = 0;
+	s->nr_writes = 0;
+	s->last_read_time = 0;
+	s->last_write_time = 0;
+}
+
+/*
+ * Count an access to range @index (or the inode) of @he in @pcp, first
+ * folding what the slot holds for another item.  Caller holds @pcp->lock
+ * and rcu_read_lock().
+ */
+static void hot_pcp_add(struct hot_info *hi, struct hot_pcp *pcp,
+			struct hot_inode_item *he, u32 index, u64 now,
+			bool write)
+{
+	struct hot_pcp_slot *s = &pcp->slot[hot_pcp_hash(&he->key, index)];
+
+	if (!hot_pcp_match(s, he, index)) {
+		hot_pcp_flush(hi, s);
+		s->key = he->key;
+		s->generation = he->generation;
+		s->index = index;
+	}
+	if (write) {
+		if (s->nr_writes < U32_MAX)
+			s->nr_writes++;
+		s->last_write_time = max(s->last_write_time, now);
+	} else {
+		if (s->nr_reads < U32_MAX)
+			s->nr_reads++;
+		s->last_read_time = max(s->last_read_time, now);
+	}
+}
+
+/*
+ * Fold the slots that count for the inode item @he (not its ranges), on
+ * every CPU.  Caller holds rcu_read_lock() and no item lock.
+ */
+static void hot_pcp_flush_inode(struct hot_info *hi, struct hot_inode_item *he)
+{
+	u32 h = hot_pcp_hash(&he->key, HOT_PCP_INODE);
+	struct hot_pcp *pcp;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		pcp = per_cpu_ptr(hi->pcp, cpu);
+		spin_lock(&pcp->lock);
+		if (hot_pcp_match(&pcp->slot[h], he, HOT_PCP_INODE))
+			hot_pcp_flush(hi, &pcp->slot[h]);
+		spin_unlock(&pcp->lock);
+	}
+}
+
+/*
+ * Fold the slots of CPU @cpu into their items: %HOT_PCP_SLOTS folds at
+ * most under its lock.  Caller holds rcu_read_lock().
+ */
+static void hot_pcp_drain_cpu(struct hot_info *hi, int cpu)
+{
+	struct hot_pcp *pcp = per_cpu_ptr(hi->pcp, cpu);
+	unsigned int i;
+
+	spin_lock(&pcp->lock);
+	for (i = 0; i < HOT_PCP_SLOTS; i++)
+		hot_pcp_flush(hi, &pcp->slot[i]);
+	spin_unlock(&pcp->lock);
+}
+
+/*
+ * Fold every CPU's slots into their items: accesses counted before the
+ * call are in the items' frequency data when it returns.  Process context;
+ * @hi stays valid (the update worker, debugfs).
+ */
+static void hot_pcp_drain(struct hot_info *hi)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		rcu_read_lock();
+		hot_pcp_drain_cpu(hi, cpu);
+		rcu_read_unlock();
+		cond_resched();
+	}
+}
+
+/* The count of reads (@write false) or writes of @freq, read without lock. */
+static u32 hot_freq_nr(const struct hot_freq *freq, bool write)
+{
+	/*
+	 * Only tells the first access from the others: a stale 0 takes the
+	 * locked path once more, and the count never goes back to 0.
+	 */
+	return data_race(write ? freq->nr_writes : freq->nr_reads);
+}
+
+/*
+ * Count an access to @he, or to its range @index if @range, under the item
+ * lock, making the range item if there is none.  Caller holds
+ * rcu_read_lock(), and may hold a &hot_pcp.lock.
+ */
+static void hot_count_locked(struct hot_info *hi, struct hot_inode_item *he,
+			     bool range, u64 index, u64 now, bool write)
+{
+	struct hot_range_item *hr;
+
+	xa_lock(&he->ranges);
+	if (he->dead)
+		goto unlock;
+	if (!range) {
+		hot_freq_update(&he->freq, now, write);
+		goto unlock;
+	}
+	/* Not made (at the cap, or no memory): the others still count. */
+	hr = hot_range_get(hi, he, index);
+	if (hr)
+		hot_freq_update(&hr->freq, now, write);
+unlock:
+	xa_unlock(&he->ranges);
+}
+
+/*
+ * Count a read or a write of ranges @first to @last of @he in this CPU's
+ * slots.  The first access of each direction to an item, and that to a
+ * range without item, are counted under the item lock instead (they set
+ * the average gap, and make the item).  Caller holds rcu_read_lock().
+ */
+static void hot_record_pcp(struct hot_info *hi, struct hot_inode_item *he,
+			   u64 first, u64 last, u64 now, bool write)
+{
+	/* Any CPU's slots will do: they are under their lock. */
+	struct hot_pcp *pcp = raw_cpu_ptr(hi->pcp);
+	unsigned int batch = 0;
+	struct hot_range_item *hr;
+	u64 index;
+
+	spin_lock(&pcp->lock);
+	if (hot_freq_nr(&he->freq, write))
+		hot_pcp_add(hi, pcp, he, HOT_PCP_INODE, now, write);
+	else
+		hot_count_locked(hi, he, false, 0, now, write);
+	for (index = first; index <= last; index++) {
+		/* Let the folds in every HOT_LOCK_BATCH ranges. */
+		if (batch++ == HOT_LOCK_BATCH) {
+			batch = 1;
+			spin_unlock(&pcp->lock);
+			spin_lock(&pcp->lock);
+		}
+		hr = xa_load(&he->ranges, index);
+		if (hr && index != HOT_PCP_INODE &&
+		    hot_freq_nr(&hr->freq, write))
+			hot_pcp_add(hi, pcp, he, index, now, write);
+		else
+			hot_count_locked(hi, he, true, index, now, write);
+	}
+	spin_unlock(&pcp->lock);
+}
+
+/*
+ * Count a writeback folio, or any access to a file one of whose ranges is
+ * muted, under the item lock.  Caller holds rcu_read_lock().
+ */
+static void hot_record_locked(struct hot_info *hi, struct hot_inode_item *he,
+			      u64 first, u64 last, u64 now, enum hot_io io)
 {
 	bool write = io != HOT_READ;
-	u64 first, last, index;
 	unsigned int batch = 0;
-	struct hot_inode_item *he;
 	struct hot_range_item *hr;
-	struct hot_info *hi;
-	u64 now;
+	u64 index;
 
-	if (!hot_range_span(pos, len, &first, &last))
-		return;
-
-	rcu_read_lock();
-	hi = rcu_dereference(inode->i_sb->s_hot_info);
-	if (!hi)
-		goto out;
-	he = hot_inode_get(hi, inode);
-	if (!he || (io == HOT_WRITEBACK && hot_wb_done(he, first, last)))
-		goto out;
-
-	now = hot_clock_ns();
 	xa_lock(&he->ranges);
 	if (he->dead)
 		goto unlock;
@@ -664,8 +997,6 @@ static void hot_track_record(struct inode *inode, loff_t pos, u64 len,
 		goto unlock;
 	if (io != HOT_WRITEBACK || !hot_wb_counted(&he->freq, he->wb_start))
 		hot_freq_update(&he->freq, now, write);
-	/* Ranges past the largest range number are not tracked. */
-	last = min_t(u64, last, HOT_RANGE_INDEX_MAX);
 	for (index = first; index <= last; index++) {
 		/* Let others at the item every HOT_LOCK_BATCH ranges. */
 		if (batch++ == HOT_LOCK_BATCH) {
@@ -687,6 +1018,35 @@ static void hot_track_record(struct inode *inode, loff_t pos, u64 len,
 	}
 unlock:
 	xa_unlock(&he->ranges);
+}
+
+static void hot_track_record(struct inode *inode, loff_t pos, u64 len,
+			     enum hot_io io)
+{
+	struct hot_inode_item *he;
+	struct hot_info *hi;
+	u64 first, last;
+	u64 now;
+
+	if (!hot_range_span(pos, len, &first, &last))
+		return;
+
+	rcu_read_lock();
+	hi = rcu_dereference(inode->i_sb->s_hot_info);
+	if (!hi)
+		goto out;
+	he = hot_inode_get(hi, inode);
+	if (!he || (io == HOT_WRITEBACK && hot_wb_done(he, first, last)))
+		goto out;
+
+	now = hot_clock_ns();
+	/* Ranges past the largest range number are not tracked. */
+	last = min_t(u64, last, HOT_RANGE_INDEX_MAX);
+	/* Set before the muted I/O is issued, cleared after it completed. */
+	if (io == HOT_WRITEBACK || data_race(he->muted))
+		hot_record_locked(hi, he, first, last, now, io);
+	else
+		hot_record_pcp(hi, he, first, last, now, io == HOT_WRITE);
 out:
 	rcu_read_unlock();
 }
@@ -1452,6 +1812,7 @@ int hot_track_get_freq(struct inode *inode, struct hot_freq *freq, bool live,
 	he = hot_inode_lookup(hi, inode);
 	if (!he)
 		goto out;
+	hot_pcp_flush_inode(hi, he);
 	xa_lock(&he->ranges);
 	if (!he->dead) {
 		*freq = he->freq;
@@ -1698,6 +2059,7 @@ static void hot_update_all(struct hot_info *hi, u64 now, u64 kick)
 {
 	struct hot_update_ctl ctl = { .now = now, .kick = kick };
 
+	hot_pcp_drain(hi);
 	hot_map_seq_inc(hi);
 	hot_walk_inodes(hi, hot_update_one, &ctl);
 	hot_sort_map(hi, hi->range_map, hi->range_unsorted, hot_range_cmp);
@@ -1955,7 +2317,38 @@ void hot_track_walk(struct hot_info *hi, bool ranges, hot_walk_fn fn,
 		.now = hot_clock_ns(), .ranges = ranges, .fn = fn, .arg = arg,
 	};
 
+	hot_pcp_drain(hi);
 	hot_walk_inodes(hi, hot_walk_one, &ctl);
+}
+
+/**
+ * hot_track_sync() - fold the accesses counted per CPU into the items
+ * @sb: the superblock.
+ *
+ * The I/O hooks count reads and writes in slots of the CPU that issues
+ * them; the update worker folds them into the items at each pass.  For
+ * readers of the items' frequency data that want every access counted
+ * before the call (debugfs, %FS_IOC_GET_HOT_ITEMS).  Holds one CPU's lock
+ * at a time, for 128 items at most.  Does nothing if @sb does not track
+ * hot data.
+ *
+ * Context: process context; sleeps between CPUs.
+ */
+void hot_track_sync(struct super_block *sb)
+{
+	struct hot_info *hi;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		rcu_read_lock();
+		hi = rcu_dereference(sb->s_hot_info);
+		if (hi)
+			hot_pcp_drain_cpu(hi, cpu);
+		rcu_read_unlock();
+		if (!hi)
+			return;
+		cond_resched();
+	}
 }
 
 /**
@@ -1992,9 +2385,16 @@ int hot_track_enable(struct super_block *sb, const struct hot_type *type)
 	INIT_DELAYED_WORK(&hi->update_work, hot_update_work);
 	INIT_LIST_HEAD(&hi->dead_items);
 	INIT_WORK(&hi->free_work, hot_free_work);
+	hi->pcp = alloc_percpu(struct hot_pcp);
+	if (!hi->pcp) {
+		ret = -ENOMEM;
+		goto out_free;
+	}
+	for_each_possible_cpu(i)
+		spin_lock_init(&per_cpu_ptr(hi->pcp, i)->lock);
 	ret = percpu_counter_init(&hi->nr_over_cap, 0, GFP_KERNEL);
 	if (ret)
-		goto out_free;
+		goto out_pcp;
 	ret = rhashtable_init(&hi->inodes, &hot_inode_params);
 	if (ret)
 		goto out_counter;
@@ -2023,6 +2423,8 @@ out_destroy:
 	rhashtable_destroy(&hi->inodes);
 out_counter:
 	percpu_counter_destroy(&hi->nr_over_cap);
+out_pcp:
+	free_percpu(hi->pcp);
 out_free:
 	kfree(hi);
 	return ret;
@@ -2070,6 +2472,7 @@ void hot_track_disable(struct super_block *sb)
 		     atomic_long_read(&hi->nr_ranges));
 	static_branch_dec(&hot_track_key);
 	percpu_counter_destroy(&hi->nr_over_cap);
+	free_percpu(hi->pcp);
 	kfree(hi);
 	pr_info("VFS: Turning off hot data tracking on %s\n", sb->s_id);
 }

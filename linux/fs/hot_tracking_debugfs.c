@@ -63,6 +63,7 @@ DEFINE_SHOW_ATTRIBUTE(hot_range_stat);
 
 static int hot_inode_spot_show(struct seq_file *m, void *v)
 {
+	hot_track_sync(((struct hot_info *)m->private)->sb);
 	hot_track_spot(m->private, false, HOT_SPOT_MAX, hot_inode_stat_one, m);
 	return 0;
 }
@@ -70,6 +71,7 @@ DEFINE_SHOW_ATTRIBUTE(hot_inode_spot);
 
 static int hot_range_spot_show(struct seq_file *m, void *v)
 {
+	hot_track_sync(((struct hot_info *)m->private)->sb);
 	hot_track_spot(m->private, true, HOT_SPOT_MAX, hot_range_stat_one, m);
 	return 0;
 }

@@ -148,6 +148,7 @@ long hot_track_ioctl_get_hot_items(struct file *file,
 	recs = kmalloc_array(batch, sizeof(*recs), GFP_KERNEL);
 	if (!recs)
 		return -ENOMEM;
+	hot_track_sync(sb);
 	dst = u64_to_user_ptr(q.recs);
 	while (done < q.nr && !(q.oflags & HOT_QUERY_END)) {
 		n = hot_track_query(sb, q.flags & HOT_QUERY_RANGES, q.cursor,

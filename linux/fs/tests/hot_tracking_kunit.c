@@ -109,6 +109,77 @@ static void hot_freq_update_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, freq.nr_writes, U32_MAX);
 }
 
+/* n gaps at once move the average as n gaps one by one, rounding aside. */
+static void hot_avg_delta_n_test(struct kunit *test)
+{
+	static const u32 ns[] = { 1, 2, 3, 7, 16, 100, 1000 };
+	static const u64 avgs[] = { 1024, NSEC_PER_SEC, 1ULL << 50 };
+	u64 avg, one, n_avg, tol;
+	unsigned int i, j, k;
+
+	for (i = 0; i < ARRAY_SIZE(ns); i++) {
+		for (j = 0; j < ARRAY_SIZE(avgs); j++) {
+			avg = avgs[j];
+			for (k = 0; k < ns[i]; k++)
+				avg = hot_avg_delta(avg, 5000000);
+			one = avg;
+			n_avg = hot_avg_delta_n(avgs[j], 5000000, ns[i]);
+			/* Each step rounds down by up to 2 ns. */
+			tol = 2 * ns[i] + (avgs[j] >> 28);
+			KUNIT_EXPECT_LE_MSG(test, n_avg, one + tol, "n %u", ns[i]);
+			KUNIT_EXPECT_GE_MSG(test, n_avg + tol, one, "n %u", ns[i]);
+		}
+	}
+	KUNIT_EXPECT_EQ(test, hot_avg_delta_n(1600, 3200, 1),
+			hot_avg_delta(1600, 3200));
+	KUNIT_EXPECT_EQ(test, hot_avg_delta_n(U64_MAX, 7, HOT_FOLD_MAX), 7);
+	KUNIT_EXPECT_EQ(test, hot_avg_delta_n(0, U64_MAX >> 1, U32_MAX),
+			U64_MAX >> 1);
+	/* Between the inputs, whatever their size. */
+	KUNIT_EXPECT_LE(test, hot_avg_delta_n(U64_MAX, 0, 3), U64_MAX);
+	KUNIT_EXPECT_LE(test, hot_avg_delta_n(0, U64_MAX, 3), U64_MAX);
+	KUNIT_EXPECT_GE(test, hot_avg_delta_n(0, U64_MAX, 3), U64_MAX >> 3);
+}
+
+/* Folding n accesses: the mean gap since the last one, n times. */
+static void hot_freq_fold_test(struct kunit *test)
+{
+	struct hot_freq freq = {}, one = {};
+	int i;
+
+	hot_freq_fold(&freq, 0, 1000, false);
+	KUNIT_EXPECT_EQ(test, freq.nr_reads, 0);
+	/* The first access sets the average; the others only count. */
+	hot_freq_fold(&freq, 3, 1000, false);
+	KUNIT_EXPECT_EQ(test, freq.nr_reads, 3);
+	KUNIT_EXPECT_EQ(test, freq.last_read_time, 1000);
+	KUNIT_EXPECT_EQ(test, freq.avg_delta_reads,
+			hot_gap_units(HOT_FIRST_GAP));
+	KUNIT_EXPECT_EQ(test, freq.nr_writes, 0);
+
+	/* 8 reads 1 ms apart, folded and one by one. */
+	one = freq;
+	hot_freq_fold(&freq, 8, 1000 + 8 * NSEC_PER_MSEC, false);
+	for (i = 1; i <= 8; i++)
+		hot_freq_update(&one, 1000 + i * NSEC_PER_MSEC, false);
+	KUNIT_EXPECT_EQ(test, freq.nr_reads, one.nr_reads);
+	KUNIT_EXPECT_EQ(test, freq.last_read_time, one.last_read_time);
+	KUNIT_EXPECT_LE(test, abs((s64)freq.avg_delta_reads -
+				  (s64)one.avg_delta_reads), 8);
+
+	/* A time older than the last access: gap 0, time kept. */
+	hot_freq_fold(&freq, 2, 500, false);
+	KUNIT_EXPECT_EQ(test, freq.last_read_time, 1000 + 8 * NSEC_PER_MSEC);
+	KUNIT_EXPECT_LT(test, freq.avg_delta_reads, one.avg_delta_reads);
+
+	/* Saturates. */
+	hot_freq_fold(&freq, 5, 2 * NSEC_PER_SEC, true);
+	KUNIT_EXPECT_EQ(test, freq.nr_writes, 5);
+	hot_freq_fold(&freq, U32_MAX, 3 * NSEC_PER_SEC, true);
+	KUNIT_EXPECT_EQ(test, freq.nr_writes, U32_MAX);
+	KUNIT_EXPECT_EQ(test, freq.last_write_time, 3 * NSEC_PER_SEC);
+}
+
 static void hot_log2_test(struct kunit *test)
 {
 	u64 x;
@@ -245,14 +316,26 @@ static void hot_kunit_exit(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, rcu_access_pointer(fs->sb->s_hot_info));
 }
 
+/*
+ * An item after what the I/O hooks counted per CPU was folded into the
+ * items.
+ */
 static struct hot_inode_item *hot_kunit_item(struct hot_kunit_fs *fs, int i)
 {
 	struct hot_inode_item *he;
 
+	hot_track_sync(fs->sb);
 	rcu_read_lock();
 	he = hot_inode_lookup(fs->hi, fs->inode[i]);
 	rcu_read_unlock();
 	return he;
+}
+
+/* I/O recorded, and counted in the items, as after an update pass. */
+static void hot_kunit_io(struct inode *inode, loff_t pos, u64 len, int rw)
+{
+	hot_track_io(inode, pos, len, rw);
+	hot_track_sync(inode->i_sb);
 }
 
 /* What &hot_info.mem should say of these items and xarray leaf nodes. */
@@ -271,7 +354,7 @@ static void hot_track_io_test(struct kunit *test)
 	struct hot_range_item *hr;
 
 	/* 3 MiB from 512 KiB: ranges 0 to 3, each once, the inode once. */
-	hot_track_io(fs->inode[0], SZ_512K, 3 * SZ_1M, READ);
+	hot_kunit_io(fs->inode[0], SZ_512K, 3 * SZ_1M, READ);
 	he = hot_kunit_item(fs, 0);
 	KUNIT_ASSERT_NOT_NULL(test, he);
 	KUNIT_EXPECT_EQ(test, he->key.ino, 100);
@@ -280,7 +363,7 @@ static void hot_track_io_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->mem),
 			hot_kunit_mem(1, 4, 1));
 
-	hot_track_io(fs->inode[0], 2 * SZ_1M, 4096, WRITE);
+	hot_kunit_io(fs->inode[0], 2 * SZ_1M, 4096, WRITE);
 	hr = xa_load(&he->ranges, 2);
 	KUNIT_ASSERT_NOT_NULL(test, hr);
 	KUNIT_EXPECT_EQ(test, hr->index, 2);
@@ -292,9 +375,9 @@ static void hot_track_io_test(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, xa_load(&he->ranges, 4));
 
 	/* Nothing for zero bytes, for other file types, for other inodes. */
-	hot_track_io(fs->inode[0], 0, 0, READ);
+	hot_kunit_io(fs->inode[0], 0, 0, READ);
 	fs->inode[1]->i_mode = S_IFDIR | 0755;
-	hot_track_io(fs->inode[1], 0, SZ_1M, READ);
+	hot_kunit_io(fs->inode[1], 0, SZ_1M, READ);
 	KUNIT_EXPECT_NULL(test, hot_kunit_item(fs, 1));
 	KUNIT_EXPECT_EQ(test, he->freq.nr_reads, 1);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_inodes), 1);
@@ -304,7 +387,7 @@ static void hot_track_io_test(struct kunit *test)
 	 * walk over the ranges of a request ends at the last range number, on
 	 * 32-bit too.
 	 */
-	hot_track_io(fs->inode[0], (loff_t)HOT_RANGE_INDEX_MAX << HOT_RANGE_SHIFT,
+	hot_kunit_io(fs->inode[0], (loff_t)HOT_RANGE_INDEX_MAX << HOT_RANGE_SHIFT,
 		     2 * SZ_1M, READ);
 	KUNIT_EXPECT_EQ(test, he->freq.nr_reads, 2);
 	hr = xa_load(&he->ranges, HOT_RANGE_INDEX_MAX);
@@ -312,10 +395,10 @@ static void hot_track_io_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, hr->index, HOT_RANGE_INDEX_MAX);
 	KUNIT_EXPECT_EQ(test, hr->freq.nr_reads, 1);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_ranges), 5);
-	hot_track_io(fs->inode[0], (loff_t)HOT_RANGE_INDEX_MAX << HOT_RANGE_SHIFT,
+	hot_kunit_io(fs->inode[0], (loff_t)HOT_RANGE_INDEX_MAX << HOT_RANGE_SHIFT,
 		     SZ_1M, READ);
 	KUNIT_EXPECT_EQ(test, hr->freq.nr_reads, 2);
-	hot_track_io(fs->inode[0], (HOT_RANGE_INDEX_MAX + 1LL) << HOT_RANGE_SHIFT,
+	hot_kunit_io(fs->inode[0], (HOT_RANGE_INDEX_MAX + 1LL) << HOT_RANGE_SHIFT,
 		     SZ_1M, READ);
 	KUNIT_EXPECT_EQ(test, he->freq.nr_reads, 4);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_ranges), 5);
@@ -327,14 +410,14 @@ static void hot_internal_inode_test(struct kunit *test)
 	struct hot_kunit_fs *fs = test->priv;
 
 	fs->inode[1]->i_generation = HOT_KUNIT_INTERNAL;
-	hot_track_io(fs->inode[1], 0, 3 * SZ_1M, READ);
-	hot_track_io(fs->inode[1], 0, SZ_1M, WRITE);
+	hot_kunit_io(fs->inode[1], 0, 3 * SZ_1M, READ);
+	hot_kunit_io(fs->inode[1], 0, SZ_1M, WRITE);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_inodes), 0);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_ranges), 0);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->mem), 0);
 
 	/* Its neighbour, in a root of its own, is a file like any other. */
-	hot_track_io(fs->inode[0], 0, SZ_1M, READ);
+	hot_kunit_io(fs->inode[0], 0, SZ_1M, READ);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_inodes), 1);
 }
 
@@ -372,8 +455,8 @@ static void hot_track_lifetime_test(struct kunit *test)
 {
 	struct hot_kunit_fs *fs = test->priv;
 
-	hot_track_io(fs->inode[0], 0, 5 * SZ_1M, READ);
-	hot_track_io(fs->inode[1], 0, SZ_1M, WRITE);
+	hot_kunit_io(fs->inode[0], 0, 5 * SZ_1M, READ);
+	hot_kunit_io(fs->inode[1], 0, SZ_1M, WRITE);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_inodes), 2);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_ranges), 6);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->mem),
@@ -402,13 +485,13 @@ static void hot_track_lifetime_test(struct kunit *test)
 
 	/* A new file with the same number starts cold. */
 	fs->inode[0]->__i_nlink = 1;
-	hot_track_io(fs->inode[0], 0, 4096, READ);
+	hot_kunit_io(fs->inode[0], 0, 4096, READ);
 	KUNIT_EXPECT_EQ(test, hot_kunit_item(fs, 0)->freq.nr_reads, 1);
 
 	/* The same inode number in another root is another file. */
 	fs->inode[1]->i_ino = fs->inode[0]->i_ino;
 	fs->inode[1]->i_generation = 7;
-	hot_track_io(fs->inode[1], 0, 4096, READ);
+	hot_kunit_io(fs->inode[1], 0, 4096, READ);
 	KUNIT_EXPECT_PTR_NE(test, hot_kunit_item(fs, 1), hot_kunit_item(fs, 0));
 	KUNIT_EXPECT_EQ(test, hot_kunit_item(fs, 0)->freq.nr_reads, 1);
 	KUNIT_EXPECT_EQ(test, hot_kunit_item(fs, 1)->freq.nr_reads, 1);
@@ -417,7 +500,7 @@ static void hot_track_lifetime_test(struct kunit *test)
 	hot_track_disable(fs->sb);
 	KUNIT_EXPECT_FALSE(test, hot_track_enabled(fs->sb));
 	/* Nothing is recorded while it is off; on again starts empty. */
-	hot_track_io(fs->inode[0], 0, 4096, READ);
+	hot_kunit_io(fs->inode[0], 0, 4096, READ);
 	KUNIT_ASSERT_EQ(test, hot_track_enable(fs->sb, &hot_kunit_type), 0);
 	fs->hi = rcu_dereference_protected(fs->sb->s_hot_info, true);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_inodes), 0);
@@ -481,7 +564,7 @@ static void hot_update_test(struct kunit *test)
 	int i;
 	bool more;
 
-	hot_track_io(fs->inode[0], 0, 4 * SZ_1M, READ);
+	hot_kunit_io(fs->inode[0], 0, 4 * SZ_1M, READ);
 	he = hot_kunit_item(fs, 0);
 	KUNIT_ASSERT_NOT_NULL(test, he);
 	/* Range 0 read every ms, range 3 every 1000 ms. */
@@ -551,7 +634,7 @@ static void hot_evict_batch_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, hot_mem_excess(SZ_1M + 1, SZ_1M), 1);
 	KUNIT_EXPECT_EQ(test, hot_mem_excess(SZ_1M + size + 1, SZ_1M), 2);
 
-	hot_track_io(fs->inode[0], 0, 1500ULL * SZ_1M, READ);
+	hot_kunit_io(fs->inode[0], 0, 1500ULL * SZ_1M, READ);
 	hot_update_all(fs->hi, hot_clock_ns(), 60ULL * NSEC_PER_SEC);
 	KUNIT_EXPECT_EQ(test, hot_evict_coldest(fs->hi, ULONG_MAX, &more),
 			HOT_EVICT_BATCH);
@@ -577,7 +660,7 @@ static void hot_lock_batch_test(struct kunit *test)
 	unsigned long next = 0, holds;
 	bool done;
 
-	hot_track_io(fs->inode[0], 0, 2500ULL * SZ_1M, READ);
+	hot_kunit_io(fs->inode[0], 0, 2500ULL * SZ_1M, READ);
 	he = hot_kunit_item(fs, 0);
 	KUNIT_ASSERT_NOT_NULL(test, he);
 
@@ -631,7 +714,7 @@ static void hot_update_resched_test(struct kunit *test)
 	unsigned int calls = 1;
 	bool again;
 
-	hot_track_io(fs->inode[0], 0, 2500ULL * SZ_1M, READ);
+	hot_kunit_io(fs->inode[0], 0, 2500ULL * SZ_1M, READ);
 	he = hot_kunit_item(fs, 0);
 	KUNIT_ASSERT_NOT_NULL(test, he);
 
@@ -650,7 +733,7 @@ static void hot_update_resched_test(struct kunit *test)
 	/* As hot_walk_inodes() does: look the item up again, go on. */
 	cond_resched();
 	rcu_read_lock();
-	he = hot_kunit_item(fs, 0);
+	he = hot_inode_lookup(fs->hi, fs->inode[0]);
 	KUNIT_ASSERT_NOT_NULL(test, he);
 	while (hot_update_one(fs->hi, he, &ctl) && calls < 2500)
 		calls++;
@@ -678,7 +761,7 @@ static void hot_mem_cap_test(struct kunit *test)
 
 	/* Ranges 0, 63, 64 and 640 (with 64-slot nodes): three leaf nodes. */
 	for (i = 0; i < ARRAY_SIZE(index); i++)
-		hot_track_io(fs->inode[0], (loff_t)index[i] << HOT_RANGE_SHIFT,
+		hot_kunit_io(fs->inode[0], (loff_t)index[i] << HOT_RANGE_SHIFT,
 			     SZ_4K, READ);
 	he = hot_kunit_item(fs, 0);
 	KUNIT_ASSERT_NOT_NULL(test, he);
@@ -707,12 +790,12 @@ static void hot_mem_cap_test(struct kunit *test)
 
 	/* At the cap: no new item, counted; existing items still count I/O. */
 	sysctl_hot_mem_max = hot_kunit_mem(1, 3, 2);
-	hot_track_io(fs->inode[0], 5ULL << HOT_RANGE_SHIFT, SZ_4K, READ);
-	hot_track_io(fs->inode[1], 0, SZ_4K, READ);
+	hot_kunit_io(fs->inode[0], 5ULL << HOT_RANGE_SHIFT, SZ_4K, READ);
+	hot_kunit_io(fs->inode[1], 0, SZ_4K, READ);
 	KUNIT_EXPECT_NULL(test, xa_load(&he->ranges, 5));
 	KUNIT_EXPECT_NULL(test, hot_kunit_item(fs, 1));
 	KUNIT_EXPECT_EQ(test, percpu_counter_sum(&fs->hi->nr_over_cap), 2);
-	hot_track_io(fs->inode[0], 0, SZ_4K, READ);
+	hot_kunit_io(fs->inode[0], 0, SZ_4K, READ);
 	hr = xa_load(&he->ranges, 0);
 	KUNIT_ASSERT_NOT_NULL(test, hr);
 	KUNIT_EXPECT_EQ(test, hr->freq.nr_reads, 11);
@@ -730,7 +813,7 @@ static void hot_shrink_test(struct kunit *test)
 	unsigned long count;
 	int i;
 
-	hot_track_io(fs->inode[0], 0, 1000 * SZ_1M, READ);
+	hot_kunit_io(fs->inode[0], 0, 1000 * SZ_1M, READ);
 	he = hot_kunit_item(fs, 0);
 	KUNIT_ASSERT_NOT_NULL(test, he);
 	for (i = 0; i < 1000; i++)
@@ -806,7 +889,7 @@ static void hot_spot_order_test(struct kunit *test)
 	 * Gaps of 1.10 to 1.17 ms, coldest first in the file: one heat-map
 	 * bucket, which the pass must sort hottest first.
 	 */
-	hot_track_io(fs->inode[0], 0, 8 * SZ_1M, READ);
+	hot_kunit_io(fs->inode[0], 0, 8 * SZ_1M, READ);
 	he = hot_kunit_item(fs, 0);
 	KUNIT_ASSERT_NOT_NULL(test, he);
 	for (i = 0; i < 8; i++)
@@ -833,7 +916,7 @@ static void hot_hot_ranges_test(struct kunit *test)
 	int i, n;
 
 	/* Ranges 0..5: range i read every (i + 1) ms, so range 0 is hottest. */
-	hot_track_io(fs->inode[0], 0, 6 * SZ_1M, READ);
+	hot_kunit_io(fs->inode[0], 0, 6 * SZ_1M, READ);
 	he = hot_kunit_item(fs, 0);
 	KUNIT_ASSERT_NOT_NULL(test, he);
 	for (i = 0; i < 6; i++)
@@ -889,14 +972,14 @@ static void hot_mute_test(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, he);
 
 	/* I/O to the muted range alone: nothing, not even the file. */
-	hot_track_io(fs->inode[0], SZ_1M, SZ_1M, READ);
-	hot_track_io(fs->inode[0], SZ_1M + 4096, 4096, WRITE);
+	hot_kunit_io(fs->inode[0], SZ_1M, SZ_1M, READ);
+	hot_kunit_io(fs->inode[0], SZ_1M + 4096, 4096, WRITE);
 	KUNIT_EXPECT_EQ(test, he->freq.nr_reads, 0);
 	KUNIT_EXPECT_EQ(test, he->freq.nr_writes, 0);
 	KUNIT_EXPECT_NULL(test, xa_load(&he->ranges, 1));
 
 	/* Across it: its neighbours and the file count. */
-	hot_track_io(fs->inode[0], 0, 3 * SZ_1M, READ);
+	hot_kunit_io(fs->inode[0], 0, 3 * SZ_1M, READ);
 	KUNIT_EXPECT_EQ(test, he->freq.nr_reads, 1);
 	KUNIT_EXPECT_NULL(test, xa_load(&he->ranges, 1));
 	KUNIT_ASSERT_NOT_NULL(test, xa_load(&he->ranges, 2));
@@ -904,15 +987,15 @@ static void hot_mute_test(struct kunit *test)
 			->freq.nr_reads, 1);
 
 	/* Another file is not muted; resuming another range changes nothing. */
-	hot_track_io(fs->inode[1], SZ_1M, 4096, READ);
+	hot_kunit_io(fs->inode[1], SZ_1M, 4096, READ);
 	KUNIT_EXPECT_NOT_NULL(test, hot_kunit_item(fs, 1));
 	hot_track_mute_range(fs->inode[0], 2, false);
-	hot_track_io(fs->inode[0], SZ_1M, 4096, READ);
+	hot_kunit_io(fs->inode[0], SZ_1M, 4096, READ);
 	KUNIT_EXPECT_EQ(test, he->freq.nr_reads, 1);
 
 	/* Resumed: counted again. */
 	hot_track_mute_range(fs->inode[0], 1, false);
-	hot_track_io(fs->inode[0], SZ_1M, 4096, READ);
+	hot_kunit_io(fs->inode[0], SZ_1M, 4096, READ);
 	KUNIT_EXPECT_EQ(test, he->freq.nr_reads, 2);
 	KUNIT_ASSERT_NOT_NULL(test, xa_load(&he->ranges, 1));
 	KUNIT_EXPECT_EQ(test, he->muted, 0);
@@ -921,6 +1004,108 @@ static void hot_mute_test(struct kunit *test)
 /* Accesses per thread of hot_concurrent_test, and the ranges they cycle over. */
 #define HOT_KUNIT_ACCESSES	20000
 #define HOT_KUNIT_RANGES	8
+
+/*
+ * Reads and writes but the first of each item go to this CPU's slots
+ * until a fold: the update pass, hot_track_sync(), or the heat of one file
+ * (hot_track_get_freq()); writeback and muted files count at once.
+ */
+static void hot_pcp_test(struct kunit *test)
+{
+	struct hot_kunit_fs *fs = test->priv;
+	struct hot_inode_item *he;
+	struct hot_range_item *hr;
+	struct hot_freq freq;
+	u32 temp;
+	int i;
+
+	hot_track_io(fs->inode[0], 0, SZ_4K, READ);
+	rcu_read_lock();
+	he = hot_inode_lookup(fs->hi, fs->inode[0]);
+	rcu_read_unlock();
+	KUNIT_ASSERT_NOT_NULL(test, he);
+	hr = xa_load(&he->ranges, 0);
+	KUNIT_ASSERT_NOT_NULL(test, hr);
+	KUNIT_EXPECT_EQ(test, he->freq.nr_reads, 1);
+	KUNIT_EXPECT_EQ(test, hr->freq.nr_reads, 1);
+
+	hot_track_io(fs->inode[0], 0, SZ_4K, READ);
+	hot_track_io(fs->inode[0], 0, SZ_4K, WRITE);
+	hot_track_io(fs->inode[0], 0, SZ_4K, WRITE);
+	KUNIT_EXPECT_EQ(test, he->freq.nr_reads, 1);
+	KUNIT_EXPECT_EQ(test, he->freq.nr_writes, 1);
+	KUNIT_EXPECT_EQ(test, hr->freq.nr_reads, 1);
+
+	/* The heat of one file folds its own slots, not its ranges'. */
+	KUNIT_EXPECT_EQ(test, hot_track_get_freq(fs->inode[0], &freq, true,
+						 &temp), 0);
+	KUNIT_EXPECT_EQ(test, freq.nr_reads, 2);
+	KUNIT_EXPECT_EQ(test, freq.nr_writes, 2);
+	KUNIT_EXPECT_EQ(test, hr->freq.nr_reads, 1);
+	hot_track_sync(fs->sb);
+	KUNIT_EXPECT_EQ(test, hr->freq.nr_reads, 2);
+	KUNIT_EXPECT_EQ(test, hr->freq.nr_writes, 2);
+
+	/* An update pass folds them too. */
+	hot_track_io(fs->inode[0], 0, SZ_4K, READ);
+	hot_update_all(fs->hi, hot_clock_ns(), 3600ULL * NSEC_PER_SEC);
+	KUNIT_EXPECT_EQ(test, hr->freq.nr_reads, 3);
+	KUNIT_EXPECT_EQ(test, he->freq.nr_reads, 3);
+
+	/* While a range is muted the file's I/O counts under its lock. */
+	hot_track_mute_range(fs->inode[0], 5, true);
+	hot_track_io(fs->inode[0], 0, SZ_4K, READ);
+	KUNIT_EXPECT_EQ(test, hr->freq.nr_reads, 4);
+	hot_track_mute_range(fs->inode[0], 5, false);
+
+	/* More items than slots: all counted once folded. */
+	for (i = 0; i < 2 * HOT_PCP_SLOTS; i++)
+		hot_track_io(fs->inode[1], (loff_t)i * SZ_1M, SZ_4K, READ);
+	for (i = 0; i < 2 * HOT_PCP_SLOTS; i++)
+		hot_track_io(fs->inode[1], (loff_t)i * SZ_1M, SZ_4K, READ);
+	he = hot_kunit_item(fs, 1);
+	KUNIT_ASSERT_NOT_NULL(test, he);
+	KUNIT_EXPECT_EQ(test, he->freq.nr_reads, 4 * HOT_PCP_SLOTS);
+	for (i = 0; i < 2 * HOT_PCP_SLOTS; i++) {
+		hr = xa_load(&he->ranges, i);
+		KUNIT_ASSERT_NOT_NULL(test, hr);
+		KUNIT_EXPECT_EQ(test, hr->freq.nr_reads, 2);
+	}
+}
+
+/*
+ * Slots name items by key: accesses of a deleted file still in a slot are
+ * not counted for the next file of that number, nor for anything after
+ * its items are freed (under KASAN, nothing freed is touched).
+ */
+static void hot_pcp_deleted_test(struct kunit *test)
+{
+	struct hot_kunit_fs *fs = test->priv;
+	struct hot_inode_item *he;
+
+	hot_track_io(fs->inode[0], 0, 3 * SZ_1M, READ);
+	hot_track_io(fs->inode[0], 0, 3 * SZ_1M, READ);
+	fs->inode[0]->__i_nlink = 0;
+	hot_track_evict_inode(fs->inode[0]);
+	flush_work(&fs->hi->free_work);
+	rcu_barrier();
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_ranges), 0);
+
+	/* The next file of that number, of another generation. */
+	fs->inode[0]->__i_nlink = 1;
+	hot_track_io(fs->inode[1], 0, SZ_4K, READ);
+	hot_track_io(fs->inode[0], 0, SZ_4K, READ);
+	rcu_read_lock();
+	he = hot_inode_lookup(fs->hi, fs->inode[0]);
+	rcu_read_unlock();
+	KUNIT_ASSERT_NOT_NULL(test, he);
+	he->generation++;
+	hot_track_sync(fs->sb);
+	KUNIT_EXPECT_EQ(test, he->freq.nr_reads, 1);
+	KUNIT_EXPECT_EQ(test, ((struct hot_range_item *)
+			       xa_load(&he->ranges, 0))->freq.nr_reads, 1);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_ranges), 2);
+}
 
 struct hot_kunit_thread {
 	struct inode *inode;
@@ -1039,7 +1224,7 @@ static void hot_query_test(struct kunit *test)
 	recs = kunit_kcalloc(test, 16, sizeof(*recs), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, recs);
 	/* Ranges 0..5, range i read every (i + 1) ms: range 0 hottest. */
-	hot_track_io(fs->inode[0], 0, 6 * SZ_1M, READ);
+	hot_kunit_io(fs->inode[0], 0, 6 * SZ_1M, READ);
 	he = hot_kunit_item(fs, 0);
 	KUNIT_ASSERT_NOT_NULL(test, he);
 	for (i = 0; i < 6; i++)
@@ -1137,7 +1322,7 @@ static void hot_query_test(struct kunit *test)
 					      &oflags, &pass), 1);
 	KUNIT_EXPECT_EQ(test, oflags, 0);
 	/* A range no pass mapped yet keeps the file from being freed. */
-	hot_track_io(fs->inode[0], 7 * SZ_1M, 1, READ);
+	hot_kunit_io(fs->inode[0], 7 * SZ_1M, 1, READ);
 	hot_evict_coldest(fs->hi, HOT_EVICT_BATCH, &more);
 	KUNIT_ASSERT_NOT_NULL(test, hot_kunit_item(fs, 0));
 	oflags = 0;
@@ -1164,7 +1349,7 @@ static void hot_load_test(struct kunit *test)
 	u64 before, after;
 
 	before = hot_clock_ns();
-	hot_track_io(fs->inode[0], 0, 1, READ);
+	hot_kunit_io(fs->inode[0], 0, 1, READ);
 	KUNIT_ASSERT_EQ(test, hot_track_load(fs->inode[0], recs, 2), 0);
 	after = hot_clock_ns();
 	he = hot_kunit_item(fs, 0);
@@ -1223,12 +1408,12 @@ static void hot_seen_all_test(struct kunit *test)
 	WRITE_ONCE(sysctl_hot_kick_time, kick_secs);
 	/* An item refused at the cap: data accessed now may have none. */
 	WRITE_ONCE(fs->hi->mem_max, HOT_MEM_MAX_MIN);
-	hot_track_io(fs->inode[0], 0, SZ_1M, READ);
+	hot_kunit_io(fs->inode[0], 0, SZ_1M, READ);
 	while (atomic_long_read(&fs->hi->mem) < HOT_MEM_MAX_MIN)
-		hot_track_io(fs->inode[0],
+		hot_kunit_io(fs->inode[0],
 			     (atomic_long_read(&fs->hi->nr_ranges) + 1) * SZ_1M,
 			     1, READ);
-	hot_track_io(fs->inode[1], 0, 1, READ);
+	hot_kunit_io(fs->inode[1], 0, 1, READ);
 	KUNIT_EXPECT_TRUE(test, fs->hi->refused);
 	KUNIT_EXPECT_FALSE(test, hot_track_seen_all(fs->sb));
 	fs->hi->refused_at = ktime_get_boottime_seconds() - kick_secs - 1;
@@ -1239,6 +1424,8 @@ static struct kunit_case hot_track_test_cases[] = {
 	KUNIT_CASE(hot_range_span_test),
 	KUNIT_CASE(hot_avg_delta_test),
 	KUNIT_CASE(hot_freq_update_test),
+	KUNIT_CASE(hot_avg_delta_n_test),
+	KUNIT_CASE(hot_freq_fold_test),
 	KUNIT_CASE(hot_log2_test),
 	KUNIT_CASE(hot_temp_test),
 	KUNIT_CASE(hot_track_io_test),
@@ -1258,6 +1445,8 @@ static struct kunit_case hot_track_test_cases[] = {
 	KUNIT_CASE(hot_load_test),
 	KUNIT_CASE(hot_seen_all_test),
 	KUNIT_CASE(hot_mute_test),
+	KUNIT_CASE(hot_pcp_test),
+	KUNIT_CASE(hot_pcp_deleted_test),
 	KUNIT_CASE(hot_concurrent_test),
 	{}
 };

@@ -204,6 +204,8 @@ struct hot_type {
 	bool (*inode_root)(const struct inode *inode, u64 *root);
 };
 
+struct hot_pcp;
+
 /**
  * struct hot_info - hot data tracking state of one superblock
  * @sb: the superblock.
@@ -222,6 +224,8 @@ struct hot_type {
  *	than hot-kick-time.
  * @mem_max: the cap of @mem in bytes that the hot_track_mem= mount option
  *	set, or 0 to follow the sysctl hot-mem-max-bytes.
+ * @pcp: per-CPU counts of reads and writes not yet folded into the items
+ *	(see hot_track_sync()): 128 slots of 48 bytes per CPU, outside @mem.
  * @nr_over_cap: items the I/O hooks did not make because @mem was at the
  *	cap (@mem_max, or the sysctl hot-mem-max-bytes); per CPU, as every CPU
  *	doing I/O may add to it at the cap.
@@ -268,6 +272,7 @@ struct hot_info {
 	bool refused;
 	bool seen_all;
 	unsigned long mem_max;
+	struct hot_pcp __percpu *pcp;
 	struct percpu_counter nr_over_cap;
 	unsigned long nr_passes;
 	struct list_head dead_items;
@@ -344,6 +349,7 @@ void hot_track_mute_range(struct inode *inode, u64 index, bool mute);
 int hot_track_query(struct super_block *sb, bool ranges, u64 *cursor,
 		    struct hot_item_rec *recs, unsigned int max, u32 *oflags,
 		    u64 *pass);
+void hot_track_sync(struct super_block *sb);
 bool hot_track_inode_root(struct inode *inode, u64 *root);
 int hot_track_load(struct inode *inode, const struct hot_item_rec *recs,
 		   unsigned int nr);
