@@ -21,10 +21,10 @@
  *   hot_track_hot_ranges(), which may pass over the ranges of a deleted
  *   file until free_work has freed them, and over @skip ranges.
  * - Reads and direct writes are counted in slots of the CPU that issues
- *   them, under that CPU's &hot_pcp.lock, and folded into the items by the
- *   update worker and by readers that want every access (see "Per-CPU
- *   counting" below).  It is taken before an item lock, never under one
- *   nor under &hot_info.map_lock.
+ *   them, under that CPU's &hot_pcp.lock, and counted in the items by the
+ *   drain of the update worker and of readers that want every access (see
+ *   "Per-CPU counting" below).  That lock is taken before an item lock,
+ *   never under one nor under &hot_info.map_lock.
  * - &hot_info.map_lock protects the heat maps and the items' links in them.
  *   The update worker, the shrinker, the memory cap, the spot lists and the
  *   freeing of items take it, before an item lock; the I/O path never does.
@@ -55,6 +55,7 @@
 #include <linux/shrinker.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 #include <linux/string.h>
 
 #include "hot_tracking.h"
@@ -643,67 +644,84 @@ static bool hot_wb_done(struct hot_inode_item *he, u64 first, u64 last)
 /*
  * Per-CPU counting.  Reads and writes other than writeback are counted in
  * slots of the CPU that issues them, so that CPUs sharing a file write no
- * shared cache line per access; the update worker and readers that want
- * exact counts fold the slots into the items (hot_pcp_drain()).  A slot
- * names its item by key, generation and range number, never by address:
- * the items it names may be freed meanwhile, and the fold finds them, or
- * not, by lookup.  Writeback keeps the locked path: its one write per
- * range and pass needs the item's own times.
+ * shared cache line per access.  A slot holds one item until the slots are
+ * next drained, and an item whose slot holds another one is counted under
+ * its lock.  The drain (hot_track_drain()) gathers the slots of each item
+ * from every CPU and counts them in the item at once, so that the average
+ * gap sees one stream of accesses, not one per CPU.  A slot keeps the
+ * address of its item only to compare it: the item may be freed meanwhile,
+ * and the drain finds it, or not, by its key.  Writeback keeps the locked
+ * path: its one write per range and pass needs the item's own times.
  */
 
-/* Slots per CPU and superblock: 128 of 48 bytes. */
+/* Slots per CPU and superblock. */
 #define HOT_PCP_SHIFT		7
 #define HOT_PCP_SLOTS		BIT(HOT_PCP_SHIFT)
-/* &hot_pcp_slot.index of the slot of an inode item. */
+/*
+ * &hot_pcp_slot.index of the slot of an inode item.  Range U32_MAX, the
+ * last one tracked, is counted under the item lock instead.
+ */
 #define HOT_PCP_INODE		U32_MAX
-/* Gaps folded at once beyond which the old average no longer counts. */
+/* Gaps counted at once beyond which the old average no longer counts. */
 #define HOT_FOLD_MAX		1024U
 
 /**
- * struct hot_pcp_slot - accesses to one item not yet folded into it
- * @key: the file's key.
+ * struct hot_pcp_slot - accesses to one item not yet counted in it
+ * @item: the &struct hot_inode_item or &struct hot_range_item; compared,
+ *	never dereferenced.
+ * @key: the file's key, by which the drain finds the item.
  * @generation: the file's generation, as &hot_inode_item.generation.
  * @index: the range number, or %HOT_PCP_INODE for the inode item.
  * @nr_reads: reads counted, saturating at U32_MAX; 0 with @nr_writes 0 if
  *	the slot is empty.
  * @nr_writes: writes counted, likewise.
+ * @first_read_time: time of the first read counted, in ns.
+ * @first_write_time: time of the first write counted, in ns.
  * @last_read_time: time of the latest read counted, in ns.
  * @last_write_time: time of the latest write counted, in ns.
  */
 struct hot_pcp_slot {
+	const void *item;
 	struct hot_inode_key key;
 	u32 generation;
 	u32 index;
 	u32 nr_reads;
 	u32 nr_writes;
+	u64 first_read_time;
+	u64 first_write_time;
 	u64 last_read_time;
 	u64 last_write_time;
 };
 
 /**
  * struct hot_pcp - the slots of one CPU
- * @lock: protects @slot.  Taken by the I/O hooks of its CPU and by the
- *	folds of other CPUs, before an item lock; never under an item lock or
- *	&hot_info.map_lock, nor in interrupt context.
  * @slot: the slots, indexed by hot_pcp_hash() of what they count.
+ * @lock: protects @slot.  Taken by the I/O hooks of its CPU and by the
+ *	drain, before an item lock; never under an item lock or
+ *	&hot_info.map_lock, nor in interrupt context.
  */
 struct hot_pcp {
-	spinlock_t lock;	/* @slot; see above */
 	struct hot_pcp_slot slot[HOT_PCP_SLOTS];
+	spinlock_t lock;	/* @slot; see above */
 };
 
-/* The slot of range @index (or %HOT_PCP_INODE) of the file of @key. */
+/*
+ * The slot of range @index (or %HOT_PCP_INODE) of the file of @key, the
+ * same on every CPU: the ranges of a file and the files spread over them.
+ */
 static u32 hot_pcp_hash(const struct hot_inode_key *key, u32 index)
 {
-	return hash_64(index + (key->ino << 32) + (key->ino >> 32) +
-		       (key->root << 48), HOT_PCP_SHIFT);
+	u64 h = (key->ino ^ (key->root * GOLDEN_RATIO_64)) * GOLDEN_RATIO_64;
+
+	return hash_64(h + index, HOT_PCP_SHIFT);
 }
 
 /*
- * 2^32 * (1 - 2^-HOT_AVG_SHIFT)^@n: what is left of the weight of an average
- * gap after @n more gaps, by binary exponentiation (n < 2^11 steps).
+ * 2^32 * (1 - 2^-HOT_AVG_SHIFT)^@n, rounded down, for 1 <= @n <
+ * %HOT_FOLD_MAX: what is left of the weight of an average gap after @n
+ * more gaps, by binary exponentiation (10 squarings at most).
  */
-static u64 hot_avg_keep(u32 n)
+static u32 hot_avg_keep(u32 n)
 {
 	u64 keep = BIT_ULL(32), base = BIT_ULL(32) - BIT_ULL(32 - HOT_AVG_SHIFT);
 
@@ -712,14 +730,14 @@ static u64 hot_avg_keep(u32 n)
 			keep = (keep * base) >> 32;
 		base = (base * base) >> 32;
 	}
-	return keep;
+	return min_t(u64, keep, U32_MAX);
 }
 
 /**
  * hot_avg_delta_n() - update the average gap with @n equal gaps
  * @avg: the average so far, in ns.
  * @delta: each of the @n gaps, in ns.
- * @n: how many gaps; at least 1.
+ * @n: how many gaps; 0 leaves @avg.
  *
  * What @n calls of hot_avg_delta() with @delta give, rounding aside; exactly
  * that for @n = 1.  From %HOT_FOLD_MAX gaps on, @delta itself.
@@ -728,10 +746,10 @@ static u64 hot_avg_keep(u32 n)
  */
 static u64 hot_avg_delta_n(u64 avg, u64 delta, u32 n)
 {
-	u64 keep;
+	u32 keep;
 
-	if (n == 1)
-		return hot_avg_delta(avg, delta);
+	if (n <= 1)
+		return n ? hot_avg_delta(avg, delta) : avg;
 	if (n >= HOT_FOLD_MAX)
 		return delta;
 	keep = hot_avg_keep(n);
@@ -741,168 +759,301 @@ static u64 hot_avg_delta_n(u64 avg, u64 delta, u32 n)
 }
 
 /**
- * hot_freq_fold() - count @n accesses of one direction at once
+ * hot_avg_add_rate() - add a rate to the one an average gap stands for
+ * @avg: the average gap, in ns.
+ * @n: accesses...
+ * @window: ...in this time, in ns; not 0.
+ *
+ * Return: the average gap of the two rates together, 1 / (1 / @avg +
+ * @n / @window), in ns; at most @avg.
+ */
+static u64 hot_avg_add_rate(u64 avg, u32 n, u64 window)
+{
+	u64 prod, den;
+
+	if (check_mul_overflow((u64)n, avg, &prod) ||
+	    check_add_overflow(window, prod, &den))
+		den = U64_MAX;
+	return mul_u64_u64_div_u64(avg, window, den);
+}
+
+/**
+ * hot_freq_fold() - count accesses of one direction gathered from the slots
  * @freq: the item's frequency data.
  * @n: how many accesses; may be 0.
+ * @first: the time of the first of them, in ns.
  * @last: the time of the latest of them, in ns.
  * @write: writes if true, reads if false.
+ * @base: when their slots were last drained, in ns.
+ * @now: the time of the drain, in ns.
  *
- * The accesses are taken to be evenly spread between the item's last access
- * and @last: the average gap moves as @n gaps of their mean length would
- * move it.  For an item not accessed that way yet, the first access sets
- * the average as hot_freq_update() does and the others add to the count
- * only (their times are not known).  Caller holds the item lock.
+ * When the item's last access is older than @base, or was its first, the
+ * @n accesses are all those since: the average gap moves by the gap to
+ * the first of them, then as @n - 1 gaps of their mean length would move
+ * it.  Otherwise accesses were counted under the item lock since @base (a
+ * range whose slot held another item, a muted file, writeback), between
+ * those of the slots: the two streams' rates add, @n accesses in @now -
+ * @base to the rate the average gap stands for.  That counts the rate of
+ * the locked accesses, whose gaps were taken from the slots' accesses
+ * counted before, about twice.  For an item not accessed that way yet,
+ * the first access sets the average as hot_freq_update() does and the
+ * others add to the count only.  Caller holds the item lock.
  */
-static void hot_freq_fold(struct hot_freq *freq, u32 n, u64 last, bool write)
+static void hot_freq_fold(struct hot_freq *freq, u32 n, u64 first, u64 last,
+			  bool write, u64 base, u64 now)
 {
 	u64 *plast = write ? &freq->last_write_time : &freq->last_read_time;
 	u32 *avg = write ? &freq->avg_delta_writes : &freq->avg_delta_reads;
 	u32 *nr = write ? &freq->nr_writes : &freq->nr_reads;
-	u64 span;
+	u64 gap;
 
 	if (!n)
 		return;
 	if (!*nr) {
 		*avg = hot_gap_units(HOT_FIRST_GAP);
-	} else {
-		span = last > *plast ? last - *plast : 0;
-		*avg = hot_gap_units(hot_avg_delta_n(hot_gap_ns(*avg),
-						     div_u64(span, n), n));
+	} else if (*plast <= base || *nr == 1) {
+		/* Clocks are read before the locks: times may be out of order. */
+		first = clamp(first, *plast, max(last, *plast));
+		gap = hot_avg_delta(hot_gap_ns(*avg), first - *plast);
+		if (n > 1)
+			gap = hot_avg_delta_n(gap, div_u64(max(last, first) - first,
+							   n - 1), n - 1);
+		*avg = hot_gap_units(gap);
+	} else if (now > base) {
+		*avg = hot_gap_units(hot_avg_add_rate(hot_gap_ns(*avg), n,
+						      now - base));
 	}
 	*nr = n > U32_MAX - *nr ? U32_MAX : *nr + n;
 	*plast = max(*plast, last);
 }
 
-/* Whether slot @s counts for range @index (or the inode) of @he. */
-static bool hot_pcp_match(const struct hot_pcp_slot *s,
+/* Whether slot @s counts for @item, range @index (or the inode) of @he. */
+static bool hot_pcp_match(const struct hot_pcp_slot *s, const void *item,
 			  const struct hot_inode_item *he, u32 index)
 {
-	return s->index == index && s->key.ino == he->key.ino &&
-	       s->key.root == he->key.root && s->generation == he->generation;
+	return s->item == item && s->index == index &&
+	       s->key.ino == he->key.ino && s->key.root == he->key.root &&
+	       s->generation == he->generation;
 }
 
-/*
- * The frequency data a slot of @index counts for in @he; NULL if @he is
- * dead or the range has no item.  Caller holds the item lock.
- */
-static struct hot_freq *hot_slot_freq(struct hot_inode_item *he, u32 index)
+/* Whether slot @s holds accesses. */
+static bool hot_pcp_busy(const struct hot_pcp_slot *s)
 {
-	struct hot_range_item *hr;
-
-	if (he->dead)
-		return NULL;
-	if (index == HOT_PCP_INODE)
-		return &he->freq;
-	hr = xa_load(&he->ranges, index);
-	return hr ? &hr->freq : NULL;
+	return s->nr_reads || s->nr_writes;
 }
 
 /*
- * Fold slot @s into its item, if that is still there, and empty it.
- * Caller holds the slot's &hot_pcp.lock and rcu_read_lock().
+ * Count an access to @item, range @index (or the inode) of @he, in @pcp.
+ * Caller holds @pcp->lock.  Return: false if the slot holds another item:
+ * the caller counts the access under the item lock.
  */
-static void hot_pcp_flush(struct hot_info *hi, struct hot_pcp_slot *s)
-{
-	struct hot_inode_item *he;
-	struct hot_freq *freq;
-
-	if (!s->nr_reads && !s->nr_writes)
-		return;
-	he = rhashtable_lookup(&hi->inodes, &s->key, hot_inode_params);
-	if (he && he->generation == s->generation) {
-		xa_lock(&he->ranges);
-		freq = hot_slot_freq(he, s->index);
-		if (freq) {
-			hot_freq_fold(freq, s->nr_reads, s->last_read_time,
-				      false);
-			hot_freq_fold(freq, s->nr_writes, s->last_write_time,
-				      true);
-		}
-		xa_unlock(&he->ranges);
-	}
-	s->nr_reads = 0;
-	s->nr_writes = 0;
-	s->last_read_time = 0;
-	s->last_write_time = 0;
-}
-
-/*
- * Count an access to range @index (or the inode) of @he in @pcp, first
- * folding what the slot holds for another item.  Caller holds @pcp->lock
- * and rcu_read_lock().
- */
-static void hot_pcp_add(struct hot_info *hi, struct hot_pcp *pcp,
+static bool hot_pcp_add(struct hot_pcp *pcp, const void *item,
 			struct hot_inode_item *he, u32 index, u64 now,
 			bool write)
 {
 	struct hot_pcp_slot *s = &pcp->slot[hot_pcp_hash(&he->key, index)];
 
-	if (!hot_pcp_match(s, he, index)) {
-		hot_pcp_flush(hi, s);
+	if (!hot_pcp_match(s, item, he, index)) {
+		if (hot_pcp_busy(s))
+			return false;
+		s->item = item;
 		s->key = he->key;
 		s->generation = he->generation;
 		s->index = index;
 	}
 	if (write) {
+		if (!s->nr_writes)
+			s->first_write_time = now;
 		if (s->nr_writes < U32_MAX)
 			s->nr_writes++;
+		s->first_write_time = min(s->first_write_time, now);
 		s->last_write_time = max(s->last_write_time, now);
 	} else {
+		if (!s->nr_reads)
+			s->first_read_time = now;
 		if (s->nr_reads < U32_MAX)
 			s->nr_reads++;
+		s->first_read_time = min(s->first_read_time, now);
 		s->last_read_time = max(s->last_read_time, now);
 	}
+	return true;
+}
+
+/* Add the accesses of slot @s to @sum, which counts for the same item. */
+static void hot_pcp_sum(struct hot_pcp_slot *sum, const struct hot_pcp_slot *s)
+{
+	if (s->nr_reads)
+		sum->first_read_time = sum->nr_reads ?
+			min(sum->first_read_time, s->first_read_time) :
+			s->first_read_time;
+	if (s->nr_writes)
+		sum->first_write_time = sum->nr_writes ?
+			min(sum->first_write_time, s->first_write_time) :
+			s->first_write_time;
+	sum->nr_reads = s->nr_reads > U32_MAX - sum->nr_reads ? U32_MAX :
+			sum->nr_reads + s->nr_reads;
+	sum->nr_writes = s->nr_writes > U32_MAX - sum->nr_writes ? U32_MAX :
+			 sum->nr_writes + s->nr_writes;
+	sum->last_read_time = max(sum->last_read_time, s->last_read_time);
+	sum->last_write_time = max(sum->last_write_time, s->last_write_time);
 }
 
 /*
- * Fold the slots that count for the inode item @he (not its ranges), on
- * every CPU.  Caller holds rcu_read_lock() and no item lock.
+ * The frequency data of the item slot @s counts for; NULL if that item is
+ * gone (dead, freed, or made again).  Caller holds the item lock of @he.
  */
-static void hot_pcp_flush_inode(struct hot_info *hi, struct hot_inode_item *he)
+static struct hot_freq *hot_slot_freq(struct hot_inode_item *he,
+				      const struct hot_pcp_slot *s)
 {
-	u32 h = hot_pcp_hash(&he->key, HOT_PCP_INODE);
-	struct hot_pcp *pcp;
-	int cpu;
+	struct hot_range_item *hr;
 
-	for_each_possible_cpu(cpu) {
-		pcp = per_cpu_ptr(hi->pcp, cpu);
-		spin_lock(&pcp->lock);
-		if (hot_pcp_match(&pcp->slot[h], he, HOT_PCP_INODE))
-			hot_pcp_flush(hi, &pcp->slot[h]);
-		spin_unlock(&pcp->lock);
+	if (he->dead)
+		return NULL;
+	if (s->index == HOT_PCP_INODE)
+		return s->item == he ? &he->freq : NULL;
+	hr = xa_load(&he->ranges, s->index);
+	return hr && s->item == hr ? &hr->freq : NULL;
+}
+
+/*
+ * Count the accesses of @s, the slots of one item gathered from every CPU,
+ * in that item, if it is still there.  Caller holds rcu_read_lock().
+ */
+static void hot_pcp_fold(struct hot_info *hi, const struct hot_pcp_slot *s,
+			 u64 base, u64 now)
+{
+	struct hot_inode_item *he;
+	struct hot_freq *freq;
+
+	he = rhashtable_lookup(&hi->inodes, &s->key, hot_inode_params);
+	if (!he || he->generation != s->generation)
+		return;
+	xa_lock(&he->ranges);
+	freq = hot_slot_freq(he, s);
+	if (freq) {
+		hot_freq_fold(freq, s->nr_reads, s->first_read_time,
+			      s->last_read_time, false, base, now);
+		hot_freq_fold(freq, s->nr_writes, s->first_write_time,
+			      s->last_write_time, true, base, now);
 	}
+	xa_unlock(&he->ranges);
 }
 
-/*
- * Fold the slots of CPU @cpu into their items: %HOT_PCP_SLOTS folds at
- * most under its lock.  Caller holds rcu_read_lock().
- */
-static void hot_pcp_drain_cpu(struct hot_info *hi, int cpu)
+/* In hot_track_drain(): the slots of one item next to each other. */
+static int hot_pcp_cmp(const void *a, const void *b)
 {
-	struct hot_pcp *pcp = per_cpu_ptr(hi->pcp, cpu);
-	unsigned int i;
+	const struct hot_pcp_slot *sa = a, *sb = b;
 
-	spin_lock(&pcp->lock);
-	for (i = 0; i < HOT_PCP_SLOTS; i++)
-		hot_pcp_flush(hi, &pcp->slot[i]);
-	spin_unlock(&pcp->lock);
+	if (sa->item != sb->item)
+		return sa->item < sb->item ? -1 : 1;
+	if (sa->index != sb->index)
+		return sa->index < sb->index ? -1 : 1;
+	if (sa->key.ino != sb->key.ino)
+		return sa->key.ino < sb->key.ino ? -1 : 1;
+	if (sa->key.root != sb->key.root)
+		return sa->key.root < sb->key.root ? -1 : 1;
+	if (sa->generation != sb->generation)
+		return sa->generation < sb->generation ? -1 : 1;
+	return 0;
 }
 
-/*
- * Fold every CPU's slots into their items: accesses counted before the
- * call are in the items' frequency data when it returns.  Process context;
- * @hi stays valid (the update worker, debugfs).
+/**
+ * hot_track_drain() - count the accesses of every CPU's slots in the items
+ * @hi: the superblock's tracking state; stays valid during the call.
+ *
+ * Slot by slot, takes what each CPU's slot holds (under that CPU's lock,
+ * one slot per hold), gathers the slots of each item, and counts them in
+ * the item at once.  Accesses counted in slots before the call are in the
+ * items when it returns.  One drain at a time, under &hot_info.pcp_mutex.
+ * The update worker drains at each pass, debugfs before it lists items.
+ *
+ * Context: process context; sleeps between slots.
  */
-static void hot_pcp_drain(struct hot_info *hi)
+void hot_track_drain(struct hot_info *hi)
 {
+	struct hot_pcp_slot *got = hi->pcp_got, *s;
+	unsigned int h, n, i, j;
+	u64 base, now;
 	int cpu;
 
-	for_each_possible_cpu(cpu) {
+	mutex_lock(&hi->pcp_mutex);
+	for (h = 0; h < HOT_PCP_SLOTS; h++) {
+		n = 0;
+		for_each_possible_cpu(cpu) {
+			struct hot_pcp *pcp = per_cpu_ptr(hi->pcp, cpu);
+
+			s = &pcp->slot[h];
+			/* Filled after the look: as if filled after the call. */
+			if (!data_race(hot_pcp_busy(s)))
+				continue;
+			spin_lock(&pcp->lock);
+			if (hot_pcp_busy(s)) {
+				got[n++] = *s;
+				s->nr_reads = 0;
+				s->nr_writes = 0;
+				s->last_read_time = 0;
+				s->last_write_time = 0;
+			}
+			spin_unlock(&pcp->lock);
+		}
+		now = hot_clock_ns();
+		base = hi->pcp_drained[h];
+		/* Pairs with READ_ONCE() in hot_pcp_peek_inode(). */
+		WRITE_ONCE(hi->pcp_drained[h], now);
+		if (n > 1)
+			sort(got, n, sizeof(*got), hot_pcp_cmp, NULL);
 		rcu_read_lock();
-		hot_pcp_drain_cpu(hi, cpu);
+		for (i = 0; i < n; i = j) {
+			for (j = i + 1; j < n && !hot_pcp_cmp(&got[i], &got[j]);
+			     j++)
+				hot_pcp_sum(&got[i], &got[j]);
+			hot_pcp_fold(hi, &got[i], base, now);
+		}
 		rcu_read_unlock();
 		cond_resched();
 	}
+	mutex_unlock(&hi->pcp_mutex);
+}
+
+/*
+ * @freq, a copy of the frequency data of the inode item @he, with the
+ * accesses every CPU's slots hold for it, which stay there: a live view
+ * that changes nothing.  Caller holds rcu_read_lock().
+ */
+static void hot_pcp_peek_inode(struct hot_info *hi, struct hot_inode_item *he,
+			       struct hot_freq *freq)
+{
+	struct hot_pcp_slot sum = { .item = he }, *s;
+	u32 h = hot_pcp_hash(&he->key, HOT_PCP_INODE);
+	u64 base, now;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct hot_pcp *pcp = per_cpu_ptr(hi->pcp, cpu);
+
+		s = &pcp->slot[h];
+		/* Only the CPUs whose slot seems to hold accesses to it. */
+		if (data_race(s->item) != he || !data_race(hot_pcp_busy(s)))
+			continue;
+		spin_lock(&pcp->lock);
+		if (hot_pcp_match(s, he, he, HOT_PCP_INODE))
+			hot_pcp_sum(&sum, s);
+		spin_unlock(&pcp->lock);
+	}
+	/* A torn time on 32-bit only skews this copy. */
+	base = READ_ONCE(hi->pcp_drained[h]);
+	now = hot_clock_ns();
+	hot_freq_fold(freq, sum.nr_reads, sum.first_read_time,
+		      sum.last_read_time, false, base, now);
+	hot_freq_fold(freq, sum.nr_writes, sum.first_write_time,
+		      sum.last_write_time, true, base, now);
+}
+
+/* The bytes of the per-CPU slots of a superblock and of their drain. */
+unsigned long hot_track_pcp_mem(void)
+{
+	return (sizeof(struct hot_pcp) + sizeof(struct hot_pcp_slot)) *
+	       num_possible_cpus() + HOT_PCP_SLOTS * sizeof(u64);
 }
 
 /* The count of reads (@write false) or writes of @freq, read without lock. */
@@ -955,23 +1106,23 @@ static void hot_record_pcp(struct hot_info *hi, struct hot_inode_item *he,
 	struct hot_range_item *hr;
 	u64 index;
 
+	/* The lock is not irq-safe: not from interrupt context. */
+	lockdep_assert(!in_interrupt());
 	spin_lock(&pcp->lock);
-	if (hot_freq_nr(&he->freq, write))
-		hot_pcp_add(hi, pcp, he, HOT_PCP_INODE, now, write);
-	else
+	if (!hot_freq_nr(&he->freq, write) ||
+	    !hot_pcp_add(pcp, he, he, HOT_PCP_INODE, now, write))
 		hot_count_locked(hi, he, false, 0, now, write);
 	for (index = first; index <= last; index++) {
-		/* Let the folds in every HOT_LOCK_BATCH ranges. */
+		/* Let the drain in every HOT_LOCK_BATCH ranges. */
 		if (batch++ == HOT_LOCK_BATCH) {
 			batch = 1;
 			spin_unlock(&pcp->lock);
 			spin_lock(&pcp->lock);
 		}
 		hr = xa_load(&he->ranges, index);
-		if (hr && index != HOT_PCP_INODE &&
-		    hot_freq_nr(&hr->freq, write))
-			hot_pcp_add(hi, pcp, he, index, now, write);
-		else
+		if (!hr || index == HOT_PCP_INODE ||
+		    !hot_freq_nr(&hr->freq, write) ||
+		    !hot_pcp_add(pcp, hr, he, index, now, write))
 			hot_count_locked(hi, he, true, index, now, write);
 	}
 	spin_unlock(&pcp->lock);
@@ -1792,7 +1943,12 @@ EXPORT_SYMBOL_GPL(hot_track_mute_range);
  *	instead of taking the one of the last update pass.
  * @temp: where to put the temperature.
  *
- * Context: any context that may take a spinlock.
+ * The copy includes the accesses that CPUs hold in their slots for the
+ * file, which stay there (the slots of its ranges play no part).
+ *
+ * Context: process context, or any that may take a spinlock but interrupt
+ * context; not under an item lock or &hot_info.map_lock.  Takes the slot
+ * lock of each CPU whose slots count for the file.
  * Return: 0 on success; -EOPNOTSUPP if @inode's superblock does not track
  * hot data; -ENODATA if there is no data for @inode.
  */
@@ -1812,13 +1968,14 @@ int hot_track_get_freq(struct inode *inode, struct hot_freq *freq, bool live,
 	he = hot_inode_lookup(hi, inode);
 	if (!he)
 		goto out;
-	hot_pcp_flush_inode(hi, he);
 	xa_lock(&he->ranges);
 	if (!he->dead) {
 		*freq = he->freq;
 		ret = 0;
 	}
 	xa_unlock(&he->ranges);
+	if (!ret)
+		hot_pcp_peek_inode(hi, he, freq);
 	if (!ret)
 		*temp = live ? hot_temp(freq, hot_clock_ns()) :
 			       READ_ONCE(he->temp);
@@ -2059,7 +2216,7 @@ static void hot_update_all(struct hot_info *hi, u64 now, u64 kick)
 {
 	struct hot_update_ctl ctl = { .now = now, .kick = kick };
 
-	hot_pcp_drain(hi);
+	hot_track_drain(hi);
 	hot_map_seq_inc(hi);
 	hot_walk_inodes(hi, hot_update_one, &ctl);
 	hot_sort_map(hi, hi->range_map, hi->range_unsorted, hot_range_cmp);
@@ -2305,50 +2462,48 @@ static bool hot_walk_one(struct hot_info *hi, struct hot_inode_item *he,
  *	under RCU: must not sleep.
  * @arg: passed to @fn.
  *
- * Items added or removed during the walk may be missed, and a resize of
- * the hash table meanwhile may show an item twice.
+ * Counts the accesses of the per-CPU slots first (hot_track_drain()).  Items added
+ * or removed during the walk may be missed, and a resize of the hash table
+ * meanwhile may show an item twice.
  *
  * Context: process context; sleeps between batches of items.
  */
 void hot_track_walk(struct hot_info *hi, bool ranges, hot_walk_fn fn,
 		    void *arg)
 {
-	struct hot_walk_ctl ctl = {
-		.now = hot_clock_ns(), .ranges = ranges, .fn = fn, .arg = arg,
-	};
+	struct hot_walk_ctl ctl = { .ranges = ranges, .fn = fn, .arg = arg };
 
-	hot_pcp_drain(hi);
+	hot_track_drain(hi);
+	ctl.now = hot_clock_ns();
 	hot_walk_inodes(hi, hot_walk_one, &ctl);
 }
 
 /**
- * hot_track_sync() - fold the accesses counted per CPU into the items
+ * hot_track_sync() - count the accesses of the per-CPU slots in the items
  * @sb: the superblock.
  *
  * The I/O hooks count reads and writes in slots of the CPU that issues
- * them; the update worker folds them into the items at each pass.  For
- * readers of the items' frequency data that want every access counted
- * before the call (debugfs, %FS_IOC_GET_HOT_ITEMS).  Holds one CPU's lock
- * at a time, for 128 items at most.  Does nothing if @sb does not track
- * hot data.
+ * them; the update worker counts them in the items at each pass.  For
+ * readers of the items' frequency data that want every access made before
+ * the call counted (%FS_IOC_GET_HOT_ITEMS): see hot_track_drain().  Does
+ * nothing if @sb does not track hot data.
  *
- * Context: process context; sleeps between CPUs.
+ * Context: process context; takes @sb->s_umount for reading, which keeps
+ * tracking from being turned off meanwhile; the caller must not hold it.
+ * Return: 0, or -EINTR if a fatal signal came while waiting for it.
  */
-void hot_track_sync(struct super_block *sb)
+int hot_track_sync(struct super_block *sb)
 {
 	struct hot_info *hi;
-	int cpu;
 
-	for_each_possible_cpu(cpu) {
-		rcu_read_lock();
-		hi = rcu_dereference(sb->s_hot_info);
-		if (hi)
-			hot_pcp_drain_cpu(hi, cpu);
-		rcu_read_unlock();
-		if (!hi)
-			return;
-		cond_resched();
-	}
+	if (down_read_killable(&sb->s_umount))
+		return -EINTR;
+	hi = rcu_dereference_protected(sb->s_hot_info,
+				       lockdep_is_held(&sb->s_umount));
+	if (hi)
+		hot_track_drain(hi);
+	up_read(&sb->s_umount);
+	return 0;
 }
 
 /**
@@ -2376,6 +2531,7 @@ int hot_track_enable(struct super_block *sb, const struct hot_type *type)
 	hi->sb = sb;
 	hi->type = type;
 	hi->enabled_at = hot_clock_ns();
+	mutex_init(&hi->pcp_mutex);
 	spin_lock_init(&hi->map_lock);
 	spin_lock_init(&hi->pass_lock);
 	for (i = 0; i < HOT_MAP_BUCKETS; i++) {
@@ -2392,6 +2548,16 @@ int hot_track_enable(struct super_block *sb, const struct hot_type *type)
 	}
 	for_each_possible_cpu(i)
 		spin_lock_init(&per_cpu_ptr(hi->pcp, i)->lock);
+	hi->pcp_got = kvmalloc_array(nr_cpu_ids, sizeof(*hi->pcp_got),
+				     GFP_KERNEL);
+	hi->pcp_drained = kmalloc_array(HOT_PCP_SLOTS,
+					sizeof(*hi->pcp_drained), GFP_KERNEL);
+	if (!hi->pcp_got || !hi->pcp_drained) {
+		ret = -ENOMEM;
+		goto out_pcp;
+	}
+	for (i = 0; i < HOT_PCP_SLOTS; i++)
+		hi->pcp_drained[i] = hi->enabled_at;
 	ret = percpu_counter_init(&hi->nr_over_cap, 0, GFP_KERNEL);
 	if (ret)
 		goto out_pcp;
@@ -2424,6 +2590,8 @@ out_destroy:
 out_counter:
 	percpu_counter_destroy(&hi->nr_over_cap);
 out_pcp:
+	kfree(hi->pcp_drained);
+	kvfree(hi->pcp_got);
 	free_percpu(hi->pcp);
 out_free:
 	kfree(hi);
@@ -2472,7 +2640,10 @@ void hot_track_disable(struct super_block *sb)
 		     atomic_long_read(&hi->nr_ranges));
 	static_branch_dec(&hot_track_key);
 	percpu_counter_destroy(&hi->nr_over_cap);
+	kfree(hi->pcp_drained);
+	kvfree(hi->pcp_got);
 	free_percpu(hi->pcp);
+	mutex_destroy(&hi->pcp_mutex);
 	kfree(hi);
 	pr_info("VFS: Turning off hot data tracking on %s\n", sb->s_id);
 }

@@ -19,6 +19,8 @@ extern unsigned long sysctl_hot_mem_max;
 #define HOT_MEM_MAX_MIN			4096
 
 void hot_track_update_delay_changed(void);
+unsigned long hot_track_pcp_mem(void);
+void hot_track_drain(struct hot_info *hi);
 
 /*
  * Each update pass puts at least this many of the hottest items of each

@@ -63,7 +63,7 @@ DEFINE_SHOW_ATTRIBUTE(hot_range_stat);
 
 static int hot_inode_spot_show(struct seq_file *m, void *v)
 {
-	hot_track_sync(((struct hot_info *)m->private)->sb);
+	hot_track_drain(m->private);
 	hot_track_spot(m->private, false, HOT_SPOT_MAX, hot_inode_stat_one, m);
 	return 0;
 }
@@ -71,7 +71,7 @@ DEFINE_SHOW_ATTRIBUTE(hot_inode_spot);
 
 static int hot_range_spot_show(struct seq_file *m, void *v)
 {
-	hot_track_sync(((struct hot_info *)m->private)->sb);
+	hot_track_drain(m->private);
 	hot_track_spot(m->private, true, HOT_SPOT_MAX, hot_range_stat_one, m);
 	return 0;
 }
@@ -87,8 +87,9 @@ static int hot_stats_show(struct seq_file *m, void *v)
 		   atomic_long_read(&hi->mem),
 		   percpu_counter_sum_positive(&hi->nr_over_cap),
 		   READ_ONCE(hi->nr_passes));
-	seq_printf(m, "mem_max %lu\n",
-		   READ_ONCE(hi->mem_max) ?: READ_ONCE(sysctl_hot_mem_max));
+	seq_printf(m, "mem_max %lu\npcp_mem %lu\n",
+		   READ_ONCE(hi->mem_max) ?: READ_ONCE(sysctl_hot_mem_max),
+		   hot_track_pcp_mem());
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(hot_stats);

@@ -111,7 +111,9 @@ static bool hot_rec_size_ok(u32 size)
  * @file: any open file of the filesystem asked about.
  * @uquery: the user's &struct hot_items_query.
  *
- * Fills up to nr records of rec_size bytes, hottest first, a batch at a
+ * A listing from the hottest item (cursor zero) first counts in the items
+ * what the CPUs hold in their slots (hot_track_sync()).  Fills up to nr
+ * records of rec_size bytes, hottest first, a batch at a
  * time (see hot_track_query()), and stops early at the end of the list,
  * when the order changed since the cursor (%HOT_QUERY_REORDERED), or on a
  * fatal signal.  Records of another size than the kernel's are cut,
@@ -122,7 +124,8 @@ static bool hot_rec_size_ok(u32 size)
  * @uquery or the records cannot be read or written; -EINVAL for unknown
  * flags, reserved fields or oflags not zero, a record size or count out of
  * bounds, or a cursor no call made; -EOPNOTSUPP if the filesystem does not
- * track hot data; -EPERM without CAP_SYS_ADMIN; -ENOMEM.
+ * track hot data; -EPERM without CAP_SYS_ADMIN; -ENOMEM; -EINTR on a
+ * fatal signal while a listing from the hottest item waits to begin.
  */
 long hot_track_ioctl_get_hot_items(struct file *file,
 				   struct hot_items_query __user *uquery)
@@ -145,10 +148,15 @@ long hot_track_ioctl_get_hot_items(struct file *file,
 	if (!capable(CAP_SYS_ADMIN))
 		return -EPERM;
 
+	/* A listing from the hottest item on counts every access so far. */
+	if (!memchr_inv(q.cursor, 0, sizeof(q.cursor))) {
+		n = hot_track_sync(sb);
+		if (n)
+			return n;
+	}
 	recs = kmalloc_array(batch, sizeof(*recs), GFP_KERNEL);
 	if (!recs)
 		return -ENOMEM;
-	hot_track_sync(sb);
 	dst = u64_to_user_ptr(q.recs);
 	while (done < q.nr && !(q.oflags & HOT_QUERY_END)) {
 		n = hot_track_query(sb, q.flags & HOT_QUERY_RANGES, q.cursor,

@@ -96,7 +96,7 @@ static u32 hot_bench_nr(struct hot_info *hi, struct inode *inode, bool write)
 	struct hot_inode_item *he;
 	u32 nr = 0;
 
-	hot_track_sync(hi->sb);
+	hot_track_drain(hi);
 	rcu_read_lock();
 	he = hot_inode_lookup(hi, inode);
 	if (he)

@@ -141,41 +141,81 @@ static void hot_avg_delta_n_test(struct kunit *test)
 	KUNIT_EXPECT_GE(test, hot_avg_delta_n(0, U64_MAX, 3), U64_MAX >> 3);
 }
 
-/* Folding n accesses: the mean gap since the last one, n times. */
+/*
+ * Counting the accesses gathered from the slots: n gaps of their mean
+ * length after the item's last access when that is older than the last
+ * drain, else their rate added to the item's.
+ */
 static void hot_freq_fold_test(struct kunit *test)
 {
+	const u64 ms = NSEC_PER_MSEC, t0 = 10 * NSEC_PER_SEC;
 	struct hot_freq freq = {}, one = {};
 	int i;
 
-	hot_freq_fold(&freq, 0, 1000, false);
+	hot_freq_fold(&freq, 0, 1000, 1000, false, 0, 2000);
 	KUNIT_EXPECT_EQ(test, freq.nr_reads, 0);
 	/* The first access sets the average; the others only count. */
-	hot_freq_fold(&freq, 3, 1000, false);
+	hot_freq_fold(&freq, 3, 1000, 1000, false, 0, 2000);
 	KUNIT_EXPECT_EQ(test, freq.nr_reads, 3);
 	KUNIT_EXPECT_EQ(test, freq.last_read_time, 1000);
 	KUNIT_EXPECT_EQ(test, freq.avg_delta_reads,
 			hot_gap_units(HOT_FIRST_GAP));
 	KUNIT_EXPECT_EQ(test, freq.nr_writes, 0);
 
-	/* 8 reads 1 ms apart, folded and one by one. */
+	/* 8 reads 1 ms apart after the last drain, at once and one by one. */
 	one = freq;
-	hot_freq_fold(&freq, 8, 1000 + 8 * NSEC_PER_MSEC, false);
+	hot_freq_fold(&freq, 8, 1000 + ms, 1000 + 8 * ms, false, 1000,
+		      1000 + 9 * ms);
 	for (i = 1; i <= 8; i++)
-		hot_freq_update(&one, 1000 + i * NSEC_PER_MSEC, false);
+		hot_freq_update(&one, 1000 + i * ms, false);
 	KUNIT_EXPECT_EQ(test, freq.nr_reads, one.nr_reads);
 	KUNIT_EXPECT_EQ(test, freq.last_read_time, one.last_read_time);
 	KUNIT_EXPECT_LE(test, abs((s64)freq.avg_delta_reads -
 				  (s64)one.avg_delta_reads), 8);
 
-	/* A time older than the last access: gap 0, time kept. */
-	hot_freq_fold(&freq, 2, 500, false);
-	KUNIT_EXPECT_EQ(test, freq.last_read_time, 1000 + 8 * NSEC_PER_MSEC);
-	KUNIT_EXPECT_LT(test, freq.avg_delta_reads, one.avg_delta_reads);
+	/*
+	 * A range read 100 times a second: 50 times under the item lock in
+	 * the second after the drain at t0 (its slot held another item), 50
+	 * times in the slot.  The gap is that of the two together, 10 ms.
+	 */
+	freq = (struct hot_freq){ .nr_reads = 1000, .last_read_time = t0 - ms,
+				  .avg_delta_reads = hot_gap_units(10 * ms) };
+	for (i = 1; i <= 50; i++)
+		hot_freq_update(&freq, t0 + i * 20 * ms, false);
+	KUNIT_EXPECT_GE(test, hot_gap_ns(freq.avg_delta_reads), 17 * ms);
+	hot_freq_fold(&freq, 50, t0 + 10 * ms, t0 + 990 * ms, false, t0,
+		      t0 + NSEC_PER_SEC);
+	KUNIT_EXPECT_GE(test, hot_gap_ns(freq.avg_delta_reads), 9 * ms);
+	KUNIT_EXPECT_LE(test, hot_gap_ns(freq.avg_delta_reads), 11 * ms);
+	KUNIT_EXPECT_EQ(test, freq.nr_reads, 1100);
+	KUNIT_EXPECT_EQ(test, freq.last_read_time, t0 + NSEC_PER_SEC);
+	/*
+	 * After 290 s without access, 100 reads in the last second: the gap
+	 * to the first of them, then 99 of 10 ms, as one by one.
+	 */
+	one = freq;
+	hot_freq_fold(&freq, 100, t0 + 291 * NSEC_PER_SEC,
+		      t0 + 291 * NSEC_PER_SEC + 990 * ms, false,
+		      t0 + 290 * NSEC_PER_SEC, t0 + 292 * NSEC_PER_SEC);
+	for (i = 0; i < 100; i++)
+		hot_freq_update(&one, t0 + 291 * NSEC_PER_SEC + i * 10 * ms,
+				false);
+	KUNIT_EXPECT_LE(test, abs((s64)freq.avg_delta_reads -
+				  (s64)one.avg_delta_reads), 16);
+	KUNIT_EXPECT_LE(test, hot_gap_ns(freq.avg_delta_reads), 50 * ms);
+
+	/* Rates add whatever their size, and never make the gap longer. */
+	KUNIT_EXPECT_EQ(test, hot_avg_add_rate(U64_MAX >> 1, U32_MAX, 1), 0);
+	KUNIT_EXPECT_EQ(test, hot_avg_add_rate(1000, 1, BIT_ULL(40)), 999);
+	KUNIT_EXPECT_EQ(test, hot_avg_add_rate(1000, 1, U64_MAX), 1000);
+	KUNIT_EXPECT_EQ(test, hot_avg_add_rate(1000, 0, 1), 1000);
 
 	/* Saturates. */
-	hot_freq_fold(&freq, 5, 2 * NSEC_PER_SEC, true);
+	hot_freq_fold(&freq, 5, NSEC_PER_SEC, 2 * NSEC_PER_SEC, true, 0,
+		      3 * NSEC_PER_SEC);
 	KUNIT_EXPECT_EQ(test, freq.nr_writes, 5);
-	hot_freq_fold(&freq, U32_MAX, 3 * NSEC_PER_SEC, true);
+	hot_freq_fold(&freq, U32_MAX, 2 * NSEC_PER_SEC, 3 * NSEC_PER_SEC, true,
+		      0, 3 * NSEC_PER_SEC);
 	KUNIT_EXPECT_EQ(test, freq.nr_writes, U32_MAX);
 	KUNIT_EXPECT_EQ(test, freq.last_write_time, 3 * NSEC_PER_SEC);
 }
@@ -324,7 +364,7 @@ static struct hot_inode_item *hot_kunit_item(struct hot_kunit_fs *fs, int i)
 {
 	struct hot_inode_item *he;
 
-	hot_track_sync(fs->sb);
+	hot_track_drain(fs->hi);
 	rcu_read_lock();
 	he = hot_inode_lookup(fs->hi, fs->inode[i]);
 	rcu_read_unlock();
@@ -334,8 +374,12 @@ static struct hot_inode_item *hot_kunit_item(struct hot_kunit_fs *fs, int i)
 /* I/O recorded, and counted in the items, as after an update pass. */
 static void hot_kunit_io(struct inode *inode, loff_t pos, u64 len, int rw)
 {
+	struct hot_info *hi;
+
 	hot_track_io(inode, pos, len, rw);
-	hot_track_sync(inode->i_sb);
+	hi = rcu_access_pointer(inode->i_sb->s_hot_info);
+	if (hi)
+		hot_track_drain(hi);
 }
 
 /* What &hot_info.mem should say of these items and xarray leaf nodes. */
@@ -1007,8 +1051,9 @@ static void hot_mute_test(struct kunit *test)
 
 /*
  * Reads and writes but the first of each item go to this CPU's slots
- * until a fold: the update pass, hot_track_sync(), or the heat of one file
- * (hot_track_get_freq()); writeback and muted files count at once.
+ * until a drain: the update pass, hot_track_drain(); the heat of one file
+ * (hot_track_get_freq()) shows them without taking them.  Writeback and
+ * muted files count at once.
  */
 static void hot_pcp_test(struct kunit *test)
 {
@@ -1036,13 +1081,15 @@ static void hot_pcp_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, he->freq.nr_writes, 1);
 	KUNIT_EXPECT_EQ(test, hr->freq.nr_reads, 1);
 
-	/* The heat of one file folds its own slots, not its ranges'. */
+	/* The heat of one file shows what its slots hold, and leaves it. */
 	KUNIT_EXPECT_EQ(test, hot_track_get_freq(fs->inode[0], &freq, true,
 						 &temp), 0);
 	KUNIT_EXPECT_EQ(test, freq.nr_reads, 2);
 	KUNIT_EXPECT_EQ(test, freq.nr_writes, 2);
+	KUNIT_EXPECT_EQ(test, he->freq.nr_reads, 1);
 	KUNIT_EXPECT_EQ(test, hr->freq.nr_reads, 1);
-	hot_track_sync(fs->sb);
+	hot_track_drain(fs->hi);
+	KUNIT_EXPECT_EQ(test, he->freq.nr_reads, 2);
 	KUNIT_EXPECT_EQ(test, hr->freq.nr_reads, 2);
 	KUNIT_EXPECT_EQ(test, hr->freq.nr_writes, 2);
 
@@ -1074,37 +1121,146 @@ static void hot_pcp_test(struct kunit *test)
 }
 
 /*
- * Slots name items by key: accesses of a deleted file still in a slot are
- * not counted for the next file of that number, nor for anything after
- * its items are freed (under KASAN, nothing freed is touched).
+ * Accesses still in slots are not counted for another item: not for the
+ * next file of a deleted file's number, nor for a range made again after
+ * the shrinker freed it; and nothing freed is touched (KASAN).
  */
-static void hot_pcp_deleted_test(struct kunit *test)
+static void hot_pcp_gone_test(struct kunit *test)
 {
 	struct hot_kunit_fs *fs = test->priv;
 	struct hot_inode_item *he;
+	struct hot_range_item *hr;
+	bool more;
 
 	hot_track_io(fs->inode[0], 0, 3 * SZ_1M, READ);
 	hot_track_io(fs->inode[0], 0, 3 * SZ_1M, READ);
+	/*
+	 * The next file of that number and root, made while the RCU read
+	 * section keeps the deleted one's items from being freed: at another
+	 * address.  (One made at the address of a freed item may get what a
+	 * slot held for that item.)
+	 */
+	rcu_read_lock();
 	fs->inode[0]->__i_nlink = 0;
 	hot_track_evict_inode(fs->inode[0]);
-	flush_work(&fs->hi->free_work);
-	rcu_barrier();
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_ranges), 0);
-
-	/* The next file of that number, of another generation. */
 	fs->inode[0]->__i_nlink = 1;
-	hot_track_io(fs->inode[1], 0, SZ_4K, READ);
 	hot_track_io(fs->inode[0], 0, SZ_4K, READ);
-	rcu_read_lock();
-	he = hot_inode_lookup(fs->hi, fs->inode[0]);
 	rcu_read_unlock();
+	he = hot_kunit_item(fs, 0);
 	KUNIT_ASSERT_NOT_NULL(test, he);
-	he->generation++;
-	hot_track_sync(fs->sb);
 	KUNIT_EXPECT_EQ(test, he->freq.nr_reads, 1);
 	KUNIT_EXPECT_EQ(test, ((struct hot_range_item *)
 			       xa_load(&he->ranges, 0))->freq.nr_reads, 1);
-	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_ranges), 2);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_ranges), 1);
+
+	/* Range 1 read thrice, freed with its third read in a slot, read again. */
+	hot_track_io(fs->inode[0], SZ_1M, SZ_4K, READ);
+	hot_track_io(fs->inode[0], SZ_1M, SZ_4K, READ);
+	hr = xa_load(&he->ranges, 1);
+	KUNIT_ASSERT_NOT_NULL(test, hr);
+	KUNIT_EXPECT_EQ(test, hr->freq.nr_reads, 1);
+	hot_update_all(fs->hi, hot_clock_ns(), 3600ULL * NSEC_PER_SEC);
+	hot_track_io(fs->inode[0], SZ_1M, SZ_4K, READ);
+	/* Freed and made again in one RCU read section: at another address. */
+	rcu_read_lock();
+	KUNIT_EXPECT_EQ(test, hot_evict_coldest(fs->hi, 2, &more), 2);
+	KUNIT_EXPECT_NULL(test, xa_load(&he->ranges, 1));
+	hot_track_io(fs->inode[0], SZ_1M, SZ_4K, READ);
+	rcu_read_unlock();
+	hr = xa_load(&he->ranges, 1);
+	KUNIT_ASSERT_NOT_NULL(test, hr);
+	hot_track_drain(fs->hi);
+	KUNIT_EXPECT_EQ(test, hr->freq.nr_reads, 1);
+}
+
+/*
+ * The slots of one item on two CPUs, drained together: one stream of 100
+ * reads, 10 ms apart on average, not two streams one after the other.
+ */
+static void hot_pcp_merge_test(struct kunit *test)
+{
+	const u64 ms = NSEC_PER_MSEC;
+	struct hot_kunit_fs *fs = test->priv;
+	struct hot_inode_item *he;
+	struct hot_pcp_slot *s;
+	int cpu, n = 0;
+	u64 base, gap;
+	u32 h;
+
+	if (num_possible_cpus() < 2)
+		kunit_skip(test, "needs two CPUs");
+	hot_kunit_io(fs->inode[0], 0, SZ_4K, READ);
+	he = hot_kunit_item(fs, 0);
+	KUNIT_ASSERT_NOT_NULL(test, he);
+	h = hot_pcp_hash(&he->key, HOT_PCP_INODE);
+	base = fs->hi->pcp_drained[h];
+	KUNIT_ASSERT_LE(test, he->freq.last_read_time, base);
+	for_each_possible_cpu(cpu) {
+		if (n == 2)
+			break;
+		s = &per_cpu_ptr(fs->hi->pcp, cpu)->slot[h];
+		spin_lock(&per_cpu_ptr(fs->hi->pcp, cpu)->lock);
+		KUNIT_EXPECT_FALSE(test, hot_pcp_busy(s));
+		*s = (struct hot_pcp_slot){
+			.item = he, .key = he->key, .generation = he->generation,
+			.index = HOT_PCP_INODE, .nr_reads = 50,
+			.first_read_time = he->freq.last_read_time +
+					   (n ? 10 : 20) * ms,
+			.last_read_time = he->freq.last_read_time +
+					  (n ? 1000 : 990) * ms,
+		};
+		spin_unlock(&per_cpu_ptr(fs->hi->pcp, cpu)->lock);
+		n++;
+	}
+	hot_track_drain(fs->hi);
+	KUNIT_EXPECT_EQ(test, he->freq.nr_reads, 101);
+	/* 100 gaps of 10 ms after one of 1 s: (15/16)^100 of it is left. */
+	gap = hot_gap_ns(he->freq.avg_delta_reads);
+	KUNIT_EXPECT_GE(test, gap, 10 * ms);
+	KUNIT_EXPECT_LE(test, gap, 12 * ms);
+}
+
+/*
+ * An item whose slot holds another item on this CPU is counted under its
+ * lock at once; the holder keeps the slot until the drain.
+ */
+static void hot_pcp_busy_test(struct kunit *test)
+{
+	struct hot_kunit_fs *fs = test->priv;
+	struct hot_range_item *h0, *hj;
+	struct hot_inode_item *he0, *he1;
+	u32 j;
+
+	hot_kunit_io(fs->inode[0], 0, SZ_4K, READ);
+	he0 = hot_kunit_item(fs, 0);
+	KUNIT_ASSERT_NOT_NULL(test, he0);
+	hot_kunit_io(fs->inode[1], 0, SZ_4K, READ);
+	he1 = hot_kunit_item(fs, 1);
+	KUNIT_ASSERT_NOT_NULL(test, he1);
+	/* A range of the second file with the slot of the first's range 0. */
+	for (j = 1; j < 4096; j++)
+		if (hot_pcp_hash(&he1->key, j) == hot_pcp_hash(&he0->key, 0) &&
+		    hot_pcp_hash(&he1->key, HOT_PCP_INODE) !=
+		    hot_pcp_hash(&he0->key, 0))
+			break;
+	KUNIT_ASSERT_LT(test, j, 4096);
+	hot_kunit_io(fs->inode[1], (loff_t)j * SZ_1M, SZ_4K, READ);
+	hj = xa_load(&he1->ranges, j);
+	h0 = xa_load(&he0->ranges, 0);
+	KUNIT_ASSERT_NOT_NULL(test, hj);
+	KUNIT_ASSERT_NOT_NULL(test, h0);
+
+	migrate_disable();
+	hot_track_io(fs->inode[0], 0, SZ_4K, READ);
+	hot_track_io(fs->inode[1], (loff_t)j * SZ_1M, SZ_4K, READ);
+	hot_track_io(fs->inode[1], (loff_t)j * SZ_1M, SZ_4K, READ);
+	migrate_enable();
+	KUNIT_EXPECT_EQ(test, h0->freq.nr_reads, 1);
+	KUNIT_EXPECT_EQ(test, hj->freq.nr_reads, 3);
+	hot_track_drain(fs->hi);
+	KUNIT_EXPECT_EQ(test, h0->freq.nr_reads, 2);
+	KUNIT_EXPECT_EQ(test, hj->freq.nr_reads, 3);
 }
 
 struct hot_kunit_thread {
@@ -1446,7 +1602,9 @@ static struct kunit_case hot_track_test_cases[] = {
 	KUNIT_CASE(hot_seen_all_test),
 	KUNIT_CASE(hot_mute_test),
 	KUNIT_CASE(hot_pcp_test),
-	KUNIT_CASE(hot_pcp_deleted_test),
+	KUNIT_CASE(hot_pcp_gone_test),
+	KUNIT_CASE(hot_pcp_merge_test),
+	KUNIT_CASE(hot_pcp_busy_test),
 	KUNIT_CASE(hot_concurrent_test),
 	{}
 };

@@ -205,6 +205,7 @@ struct hot_type {
 };
 
 struct hot_pcp;
+struct hot_pcp_slot;
 
 /**
  * struct hot_info - hot data tracking state of one superblock
@@ -224,8 +225,14 @@ struct hot_pcp;
  *	than hot-kick-time.
  * @mem_max: the cap of @mem in bytes that the hot_track_mem= mount option
  *	set, or 0 to follow the sysctl hot-mem-max-bytes.
- * @pcp: per-CPU counts of reads and writes not yet folded into the items
- *	(see hot_track_sync()): 128 slots of 48 bytes per CPU, outside @mem.
+ * @pcp: per CPU, the reads and writes not yet counted in the items (see
+ *	hot_track_sync()); not counted in @mem.
+ * @pcp_drained: per slot index, when the drain last took the slots of
+ *	@pcp at that index, in ns of hot_clock_ns(); written under
+ *	@pcp_mutex.
+ * @pcp_got: room for what one slot of every possible CPU holds, for the
+ *	drain; under @pcp_mutex.
+ * @pcp_mutex: one drain of @pcp at a time.
  * @nr_over_cap: items the I/O hooks did not make because @mem was at the
  *	cap (@mem_max, or the sysctl hot-mem-max-bytes); per CPU, as every CPU
  *	doing I/O may add to it at the cap.
@@ -273,6 +280,9 @@ struct hot_info {
 	bool seen_all;
 	unsigned long mem_max;
 	struct hot_pcp __percpu *pcp;
+	u64 *pcp_drained;
+	struct hot_pcp_slot *pcp_got;
+	struct mutex pcp_mutex;	/* @pcp_drained, @pcp_got: see above */
 	struct percpu_counter nr_over_cap;
 	unsigned long nr_passes;
 	struct list_head dead_items;
@@ -349,7 +359,7 @@ void hot_track_mute_range(struct inode *inode, u64 index, bool mute);
 int hot_track_query(struct super_block *sb, bool ranges, u64 *cursor,
 		    struct hot_item_rec *recs, unsigned int max, u32 *oflags,
 		    u64 *pass);
-void hot_track_sync(struct super_block *sb);
+int hot_track_sync(struct super_block *sb);
 bool hot_track_inode_root(struct inode *inode, u64 *root);
 int hot_track_load(struct inode *inode, const struct hot_item_rec *recs,
 		   unsigned int nr);
