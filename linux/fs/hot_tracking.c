@@ -23,8 +23,8 @@
  * - Reads and direct writes are counted in slots of the CPU that issues
  *   them, under that CPU's &hot_pcp.lock, and counted in the items by the
  *   drain of the update worker and of readers that want every access (see
- *   "Per-CPU counting" below).  That lock is taken before an item lock,
- *   never under one nor under &hot_info.map_lock.
+ *   "Per-CPU counting" below).  No other lock is taken with it held, and
+ *   it is not taken under another.
  * - &hot_info.map_lock protects the heat maps and the items' links in them.
  *   The update worker, the shrinker, the memory cap, the spot lists and the
  *   freeing of items take it, before an item lock; the I/O path never does.
@@ -33,7 +33,7 @@
  *   eviction hook and freed by &hot_info.free_work, which owns it once it
  *   left &hot_info.inodes.  hot_track_disable() first stops everything that
  *   could still reach them: debugfs, the worker, the shrinker, the hooks,
- *   then drains free_work.
+ *   then drains free_work.  hot_track_sync() is kept out by s_umount.
  */
 
 #include <linux/fs.h>
@@ -696,9 +696,9 @@ struct hot_pcp_slot {
 /**
  * struct hot_pcp - the slots of one CPU
  * @slot: the slots, indexed by hot_pcp_hash() of what they count.
- * @lock: protects @slot.  Taken by the I/O hooks of its CPU and by the
- *	drain, before an item lock; never under an item lock or
- *	&hot_info.map_lock, nor in interrupt context.
+ * @lock: protects @slot.  Taken by the I/O hooks of its CPU, by the drain
+ *	and by hot_pcp_peek_inode(), with no other lock held and none taken
+ *	under it; not in interrupt context.
  */
 struct hot_pcp {
 	struct hot_pcp_slot slot[HOT_PCP_SLOTS];
@@ -1069,7 +1069,7 @@ static u32 hot_freq_nr(const struct hot_freq *freq, bool write)
 /*
  * Count an access to @he, or to its range @index if @range, under the item
  * lock, making the range item if there is none.  Caller holds
- * rcu_read_lock(), and may hold a &hot_pcp.lock.
+ * rcu_read_lock().
  */
 static void hot_count_locked(struct hot_info *hi, struct hot_inode_item *he,
 			     bool range, u64 index, u64 now, bool write)
@@ -1093,9 +1093,10 @@ unlock:
 
 /*
  * Count a read or a write of ranges @first to @last of @he in this CPU's
- * slots.  The first access of each direction to an item, and that to a
- * range without item, are counted under the item lock instead (they set
- * the average gap, and make the item).  Caller holds rcu_read_lock().
+ * slots.  The first access of each direction to an item, that to a range
+ * without item, and that to an item whose slot holds another one are
+ * counted under the item lock instead (they set the average gap, and make
+ * the item), with this CPU's lock let go.  Caller holds rcu_read_lock().
  */
 static void hot_record_pcp(struct hot_info *hi, struct hot_inode_item *he,
 			   u64 first, u64 last, u64 now, bool write)
@@ -1106,12 +1107,15 @@ static void hot_record_pcp(struct hot_info *hi, struct hot_inode_item *he,
 	struct hot_range_item *hr;
 	u64 index;
 
-	/* The lock is not irq-safe: not from interrupt context. */
-	lockdep_assert(!in_interrupt());
+	/* The lock is not irq-safe: from task context only. */
+	lockdep_assert(in_task());
 	spin_lock(&pcp->lock);
 	if (!hot_freq_nr(&he->freq, write) ||
-	    !hot_pcp_add(pcp, he, he, HOT_PCP_INODE, now, write))
+	    !hot_pcp_add(pcp, he, he, HOT_PCP_INODE, now, write)) {
+		spin_unlock(&pcp->lock);
 		hot_count_locked(hi, he, false, 0, now, write);
+		spin_lock(&pcp->lock);
+	}
 	for (index = first; index <= last; index++) {
 		/* Let the drain in every HOT_LOCK_BATCH ranges. */
 		if (batch++ == HOT_LOCK_BATCH) {
@@ -1122,8 +1126,11 @@ static void hot_record_pcp(struct hot_info *hi, struct hot_inode_item *he,
 		hr = xa_load(&he->ranges, index);
 		if (!hr || index == HOT_PCP_INODE ||
 		    !hot_freq_nr(&hr->freq, write) ||
-		    !hot_pcp_add(pcp, hr, he, index, now, write))
+		    !hot_pcp_add(pcp, hr, he, index, now, write)) {
+			spin_unlock(&pcp->lock);
 			hot_count_locked(hi, he, true, index, now, write);
+			spin_lock(&pcp->lock);
+		}
 	}
 	spin_unlock(&pcp->lock);
 }
@@ -2548,8 +2555,8 @@ int hot_track_enable(struct super_block *sb, const struct hot_type *type)
 	}
 	for_each_possible_cpu(i)
 		spin_lock_init(&per_cpu_ptr(hi->pcp, i)->lock);
-	hi->pcp_got = kvmalloc_array(nr_cpu_ids, sizeof(*hi->pcp_got),
-				     GFP_KERNEL);
+	hi->pcp_got = kvmalloc_array(num_possible_cpus(),
+				     sizeof(*hi->pcp_got), GFP_KERNEL);
 	hi->pcp_drained = kmalloc_array(HOT_PCP_SLOTS,
 					sizeof(*hi->pcp_drained), GFP_KERNEL);
 	if (!hi->pcp_got || !hi->pcp_drained) {
@@ -2594,6 +2601,7 @@ out_pcp:
 	kvfree(hi->pcp_got);
 	free_percpu(hi->pcp);
 out_free:
+	mutex_destroy(&hi->pcp_mutex);
 	kfree(hi);
 	return ret;
 }

@@ -124,8 +124,8 @@ static bool hot_rec_size_ok(u32 size)
  * @uquery or the records cannot be read or written; -EINVAL for unknown
  * flags, reserved fields or oflags not zero, a record size or count out of
  * bounds, or a cursor no call made; -EOPNOTSUPP if the filesystem does not
- * track hot data; -EPERM without CAP_SYS_ADMIN; -ENOMEM; -EINTR on a
- * fatal signal while a listing from the hottest item waits to begin.
+ * track hot data; -EPERM without CAP_SYS_ADMIN; -ENOMEM; -EINTR (never
+ * seen) on a fatal signal while a listing from the hottest item waits.
  */
 long hot_track_ioctl_get_hot_items(struct file *file,
 				   struct hot_items_query __user *uquery)

@@ -230,7 +230,7 @@ struct hot_pcp_slot;
  * @pcp_drained: per slot index, when the drain last took the slots of
  *	@pcp at that index, in ns of hot_clock_ns(); written under
  *	@pcp_mutex.
- * @pcp_got: room for what one slot of every possible CPU holds, for the
+ * @pcp_got: room for what one slot of each possible CPU holds, for the
  *	drain; under @pcp_mutex.
  * @pcp_mutex: one drain of @pcp at a time.
  * @nr_over_cap: items the I/O hooks did not make because @mem was at the
