@@ -882,14 +882,13 @@ static bool hot_pcp_add(struct hot_pcp *pcp, const void *item,
 /* Add the accesses of slot @s to @sum, which counts for the same item. */
 static void hot_pcp_sum(struct hot_pcp_slot *sum, const struct hot_pcp_slot *s)
 {
-	if (s->nr_reads)
-		sum->first_read_time = sum->nr_reads ?
-			min(sum->first_read_time, s->first_read_time) :
-			s->first_read_time;
-	if (s->nr_writes)
-		sum->first_write_time = sum->nr_writes ?
-			min(sum->first_write_time, s->first_write_time) :
-			s->first_write_time;
+	/* A first time means something only where its count is not 0. */
+	if (s->nr_reads && (!sum->nr_reads ||
+			    s->first_read_time < sum->first_read_time))
+		sum->first_read_time = s->first_read_time;
+	if (s->nr_writes && (!sum->nr_writes ||
+			     s->first_write_time < sum->first_write_time))
+		sum->first_write_time = s->first_write_time;
 	sum->nr_reads = s->nr_reads > U32_MAX - sum->nr_reads ? U32_MAX :
 			sum->nr_reads + s->nr_reads;
 	sum->nr_writes = s->nr_writes > U32_MAX - sum->nr_writes ? U32_MAX :
@@ -944,17 +943,11 @@ static int hot_pcp_cmp(const void *a, const void *b)
 {
 	const struct hot_pcp_slot *sa = a, *sb = b;
 
-	if (sa->item != sb->item)
-		return sa->item < sb->item ? -1 : 1;
-	if (sa->index != sb->index)
-		return sa->index < sb->index ? -1 : 1;
-	if (sa->key.ino != sb->key.ino)
-		return sa->key.ino < sb->key.ino ? -1 : 1;
-	if (sa->key.root != sb->key.root)
-		return sa->key.root < sb->key.root ? -1 : 1;
-	if (sa->generation != sb->generation)
-		return sa->generation < sb->generation ? -1 : 1;
-	return 0;
+	return cmp_int(sa->item, sb->item) ?:
+	       cmp_int(sa->index, sb->index) ?:
+	       cmp_int(sa->key.ino, sb->key.ino) ?:
+	       cmp_int(sa->key.root, sb->key.root) ?:
+	       cmp_int(sa->generation, sb->generation);
 }
 
 /**
