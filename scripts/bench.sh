@@ -14,8 +14,8 @@
 #   micro     the hot_track_benchmark KUnit suite, MICRO_RUNS boots at 1
 #             and at 2 CPUs, and its cases of a thread per CPU at 4 and 8
 #             (MICRO_CPUS)                           -> micro/micro.md
-#   accuracy  accuracy.py on each filesystem, with the update worker every
-#             second                                 -> accuracy-<fs>/
+#   accuracy  accuracy.py on each filesystem, 30 update periods
+#                                                    -> accuracy-<fs>/
 #   hot_move  btrfs hot relocation: zipf reads from a slow (dm-delay)
 #             rotational disk (guest-hot-move.sh, HM_RUNTIME s each): a hot
 #             set that fits the SSD, with hot_move, without, and all on a
@@ -26,8 +26,9 @@
 # Results in build/bench/<date>-<mode>/, and summary.md there: every target
 # against its goal in one table (summary.py), printed at the end.  Prints
 # an estimate of the duration of the overhead step first (-n: only that);
-# micro takes about a minute per 10 boots, accuracy about 2.5 minutes per
-# filesystem.
+# micro takes about a minute per 10 boots, accuracy about 6 minutes per
+# filesystem and set.  The update worker runs every UPDATE_DELAY seconds
+# (hot-update-delay, default 10: the kernel's) in accuracy and hot_move.
 #
 #   quick  every target against its goal in under an hour: the overhead
 #          in CPU time (below) on xfs, 4 rounds; 3 micro runs per CPU
@@ -55,6 +56,7 @@
 # settings of guest-bench.sh); BENCH_BUILD=0 uses the kernels already built,
 # BENCH_SUITE another copy of the suite, BENCH_OUT another results directory,
 # MICRO_TIMEOUT the seconds a micro run past 2 CPUs may take (240),
+# UPDATE_DELAY (above),
 # BENCH_NAME another prefix for the guest runs' names
 # (build/runs/<name>-<config>), BENCH_TOP another tree.
 set -euo pipefail
@@ -111,6 +113,7 @@ steps=${STEPS:-${steps:-overhead micro accuracy hot_move}}
 micro_runs=${MICRO_RUNS:-${micro_runs:-3}}
 micro_cpus=${MICRO_CPUS:-1 2 4 8}
 hm_runtime=${HM_RUNTIME:-${hm_runtime:-240}}
+update_delay=${UPDATE_DELAY:-10}
 args="WORK=$work $args ${GUEST_ARGS:-}"
 suite=${BENCH_SUITE:-$top/build/linux/tools/testing/hot_track}
 name=${BENCH_NAME:-bench}
@@ -333,13 +336,13 @@ if has accuracy; then
 	for run in $acc_runs $acc_more; do
 		fs=${run%%:*} set=${run#*:}
 		# shellcheck disable=SC2086
-		opts=$(echo $set | tr , ' ')
+		opts="$(echo $set | tr , ' ') --update-delay $update_delay"
 		dir=$out/accuracy-$fs-$(echo $set | tr -d ' -' | tr , -)
 		mkdir -p "$dir"
 		stamp > "$dir/stamp.txt"
 		echo "bench: accuracy $fs $opts ($(($(date +%s) - start))s)"
 		# shellcheck disable=SC2086
-		scripts/guest-run -k build/uml-bench/linux -c 2 -t 1200 \
+		scripts/guest-run -k build/uml-bench/linux -c 2 -t $((30 * update_delay + 900)) \
 			-n "$name-accuracy" -d data:4G \
 			"$suite/guest-accuracy.sh" "$fs" "$dir" $opts >/dev/null
 		/usr/bin/python3 "$suite/plot-accuracy.py" "$dir" >/dev/null
@@ -380,7 +383,7 @@ if has hot_move; then
 			-t $((rt * n + 1200)) -n "$name-$sub" \
 			-d hdd:4G -d ssd:1280M -d fast:4G \
 			"$suite/guest-hot-move.sh" "$dir" "$rt" 2048 1 \
-			"$cfgs" "$promote" "$hot" >/dev/null
+			"$cfgs" "$promote" "$hot" "$update_delay" >/dev/null
 		rm -f build/runs/"$name-$sub"/*.img
 		/usr/bin/python3 "$suite/plot-hot-move.py" "$dir" >/dev/null
 		echo "bench: $dir/hot-move.md"

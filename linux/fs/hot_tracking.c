@@ -55,7 +55,6 @@
 #include <linux/shrinker.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
-#include <linux/sort.h>
 #include <linux/string.h>
 
 #include "hot_tracking.h"
@@ -89,24 +88,44 @@
  */
 #define HOT_LOCK_BATCH	256UL
 
+/*
+ * The bounds of &hot_pass.len, in ns (1 ms to 4.9 hours, beyond the
+ * longest hot-update-delay): a score rescaled from one to the other stays
+ * below 2^56.
+ */
+#define HOT_PASS_LEN_MIN	NSEC_PER_MSEC
+#define HOT_PASS_LEN_MAX	BIT_ULL(44)
+
 /* The largest heat-map bucket an update pass sorts. */
 #define HOT_SORT_BUCKET_MAX	4096
 
 /* Records hot_track_query() fills under one hold of map_lock. */
 #define HOT_QUERY_BATCH		64U
 
-/* Weight of the newest gap in the average gap between accesses: 1/16. */
-#define HOT_AVG_SHIFT	4
-
 /*
  * Temperature: 2^26 * log2(rate * 2^62 ns), where rate is the estimated
- * number of accesses per ns.  Gaps are taken to be at least HOT_MIN_GAP ns;
- * the average gap starts at HOT_FIRST_GAP ns.
+ * number of accesses per ns: that of &hot_freq.score over &hot_pass.len,
+ * or, if higher, one access per HOT_IDLE_GAP ns that grows longer by 1/16
+ * of the time since the last access.  Loaded gaps count as at least
+ * HOT_MIN_GAP ns.
  */
 #define HOT_TEMP_FRAC_BITS	26
 #define HOT_RATE_SHIFT		62
 #define HOT_MIN_GAP		1024ULL
-#define HOT_FIRST_GAP		NSEC_PER_SEC
+/*
+ * The idle rate's gap, in ns: an item whose score has gone counts as
+ * accessed once per HOT_IDLE_GAP and colder as it stays idle, below the
+ * rates hot_move is told to tell apart (one access per 4 s and faster).
+ */
+#define HOT_IDLE_GAP		(16ULL * NSEC_PER_SEC)
+/* Bits of fraction of &hot_freq.score. */
+#define HOT_SCORE_SHIFT		8
+/*
+ * An update pass leaves an item at most 2^HOT_CLAMP_SHIFT / 2 times the
+ * accesses per pass it counted in that pass, plus one: an item whose
+ * accesses stop loses its history at once, not one halving at a time.
+ */
+#define HOT_CLAMP_SHIFT		2
 
 enum hot_io {
 	HOT_READ,
@@ -166,60 +185,90 @@ static bool hot_range_span(loff_t pos, u64 len, u64 *first, u64 *last)
 	return true;
 }
 
-/**
- * hot_avg_delta() - update the average gap between accesses
- * @avg: the average so far, in ns.
- * @delta: the gap just seen, in ns.
- *
- * Each gap moves the average by 1/16 of the difference.  The result lies
- * between @avg and @delta, so it cannot overflow.
- *
- * Return: the new average, in ns.
- */
-static u64 hot_avg_delta(u64 avg, u64 delta)
+/* Add @n to the counter @c, saturating at U32_MAX. */
+static void hot_add_sat(u32 *c, u32 n)
 {
-	return avg - (avg >> HOT_AVG_SHIFT) + (delta >> HOT_AVG_SHIFT);
-}
-
-/* An average gap in ns as kept in &struct hot_freq: rounded down, saturated. */
-static u32 hot_gap_units(u64 ns)
-{
-	return min_t(u64, ns >> HOT_GAP_UNIT_SHIFT, U32_MAX);
-}
-
-/* Count one access at @now (ns).  Caller holds the item lock. */
-static void hot_freq_update(struct hot_freq *freq, u64 now, bool write)
-{
-	u64 *last = write ? &freq->last_write_time : &freq->last_read_time;
-	u32 *avg = write ? &freq->avg_delta_writes : &freq->avg_delta_reads;
-	u32 *nr = write ? &freq->nr_writes : &freq->nr_reads;
-
-	/*
-	 * The average starts from HOT_FIRST_GAP, so that it takes many
-	 * accesses, not just a quick second one, to make it short.  Clocks
-	 * were read before the lock: a later access may come first.
-	 */
-	if (!*nr)
-		*avg = hot_gap_units(HOT_FIRST_GAP);
-	else
-		*avg = hot_gap_units(hot_avg_delta(hot_gap_ns(*avg),
-						   now > *last ? now - *last : 0));
-	if (*nr < U32_MAX)
-		(*nr)++;
-	*last = max(*last, now);
+	*c = n > U32_MAX - *c ? U32_MAX : *c + n;
 }
 
 /*
- * Estimated gap between accesses at @now, in ns: the average gap, or, once
- * the time since the last access is longer, the average that an access
- * now would give.  So idle time cools an item steadily without erasing at
- * once the difference between items accessed at different rates.
+ * Count @n reads (@write false) or writes, the latest at @last (ns), in
+ * @freq.  Caller holds the item lock, or owns @freq.
  */
-static u64 hot_gap(u64 avg, u64 last, u64 now)
+static void hot_freq_count(struct hot_freq *freq, u32 n, u64 last, bool write)
+{
+	if (!n)
+		return;
+	hot_add_sat(write ? &freq->nr_writes : &freq->nr_reads, n);
+	hot_add_sat(&freq->pending, n);
+	if (write)
+		freq->last_write_time = max(freq->last_write_time, last);
+	else
+		freq->last_read_time = max(freq->last_read_time, last);
+}
+
+/**
+ * hot_score_fold() - add the accesses of the pass that ends to the score
+ * @freq: the item's frequency data.
+ * @len: the time the pass counted the pending accesses over, in ns.
+ * @prev_len: the time the pass before counted over, in ns: the score is
+ *	accesses per @prev_len, taken to per @len first.
+ *
+ * score = (score + pending) / 2, with score + pending first cut to
+ * 2^%HOT_CLAMP_SHIFT (pending + 1): an item counted the same c accesses
+ * per pass holds c, and one whose accesses stop falls to at most two
+ * accesses per pass.  Neither the cut nor the saturation can make an item
+ * with more accesses score less than one with fewer.  Both lengths are
+ * within %HOT_PASS_LEN_MIN and %HOT_PASS_LEN_MAX.  Caller holds the item
+ * lock.
+ */
+static void hot_score_fold(struct hot_freq *freq, u64 len, u64 prev_len)
+{
+	u64 x = freq->score;
+
+	if (len != prev_len && prev_len)
+		x = mul_u64_u64_div_u64(x, len, prev_len);
+	x += (u64)freq->pending << HOT_SCORE_SHIFT;
+
+	x = min(x, ((u64)freq->pending + 1) <<
+		   (HOT_SCORE_SHIFT + HOT_CLAMP_SHIFT));
+	freq->score = min_t(u64, x >> 1, U32_MAX);
+	freq->pending = 0;
+}
+
+/*
+ * The score of @freq at @now, with 8 bits of fraction: score plus pending,
+ * decayed by the part of the pass @pass that has gone by (linearly from 1
+ * to 1/2 at its end, what the next pass will keep if nothing else comes).
+ */
+static u64 hot_score_now(const struct hot_pass *pass,
+			 const struct hot_freq *freq, u64 now)
+{
+	u64 x = freq->score + ((u64)freq->pending << HOT_SCORE_SHIFT);
+	u64 delay = max(pass->delay, 1ULL);
+	u64 since = now > pass->time ? min(now - pass->time, delay) : 0;
+
+	return x - mul_u64_u64_div_u64(x, since, 2 * delay);
+}
+
+/*
+ * The gap between accesses of an item last accessed at @last, at @now, in
+ * ns: HOT_IDLE_GAP, or 15/16 of it plus 1/16 of the time since @last if
+ * that is longer.  An item accessed once is thought of as accessed once
+ * per HOT_IDLE_GAP, and grows colder slowly as it stays idle.
+ */
+static u64 hot_idle_gap(u64 last, u64 now)
 {
 	u64 age = now > last ? now - last : 0;
 
-	return max3(avg, hot_avg_delta(avg, age), HOT_MIN_GAP);
+	return max(HOT_IDLE_GAP,
+		   HOT_IDLE_GAP - (HOT_IDLE_GAP >> 4) + (age >> 4));
+}
+
+/* The latest access of @freq, in ns; 0 if none. */
+static u64 hot_freq_last(const struct hot_freq *freq)
+{
+	return max(freq->last_read_time, freq->last_write_time);
 }
 
 /* log2(@x) in fixed point with HOT_TEMP_FRAC_BITS bits of fraction. */
@@ -241,34 +290,88 @@ static u32 hot_log2(u64 x)
 
 /**
  * hot_temp() - temperature of an item
+ * @pass: the last update pass, or, in the pass, this one.
  * @freq: the item's frequency data.
  * @now: the time to compute it for, hot_clock_ns() (ns).
  *
- * The temperature is a logarithm of the estimated access rate: the rate of
- * reads plus the rate of writes, each the inverse of the average gap
- * between accesses, or, once the time since the last access is longer, of
- * the average that an access now would give.  So an access never makes an
- * item colder, and time without access does.  Doubling the rate adds 2^26;
- * an item accessed once a second is near 2^31.  Counters play no part, so
- * saturated ones do not matter.  See
- * Documentation/filesystems/hot_tracking.rst.
+ * The temperature is a logarithm of the estimated access rate, reads and
+ * writes together: the accesses per update pass of &hot_freq.score and
+ * &hot_freq.pending over &hot_pass.len, or, if that is lower, one
+ * access per 16 s growing slower by 1/16 of the time since the last
+ * access.  An access never makes an item colder, and time without access
+ * does.  Doubling the rate adds 2^26; an item accessed once a second is
+ * near 2^31.  See Documentation/filesystems/hot_tracking.rst.
  *
  * Context: any; the caller keeps @freq stable.
  * Return: the temperature; 0 for an item never accessed.
  */
-u32 hot_temp(const struct hot_freq *freq, u64 now)
+u32 hot_temp(const struct hot_pass *pass, const struct hot_freq *freq,
+	     u64 now)
 {
-	u64 rate = 0;
+	u64 xs = hot_score_now(pass, freq, now);
+	u32 idle;
+	s64 t;
 
-	if (freq->nr_reads)
-		rate += div64_u64(BIT_ULL(HOT_RATE_SHIFT),
-				  hot_gap(hot_gap_ns(freq->avg_delta_reads),
-					  freq->last_read_time, now));
-	if (freq->nr_writes)
-		rate += div64_u64(BIT_ULL(HOT_RATE_SHIFT),
-				  hot_gap(hot_gap_ns(freq->avg_delta_writes),
-					  freq->last_write_time, now));
-	return hot_log2(rate);
+	if (!freq->nr_reads && !freq->nr_writes)
+		return 0;
+	idle = hot_log2(div64_u64(BIT_ULL(HOT_RATE_SHIFT),
+				  hot_idle_gap(hot_freq_last(freq), now)));
+	if (!xs)
+		return idle;
+	/* xs / 2^8 accesses in pass->len ns, times 2^62 ns. */
+	t = (s64)hot_log2(xs) - hot_log2(max(pass->len, 1ULL)) +
+	    ((s64)(HOT_RATE_SHIFT - HOT_SCORE_SHIFT) << HOT_TEMP_FRAC_BITS);
+	return clamp_t(s64, t, idle, U32_MAX);
+}
+
+/* @gap (ns) times @nr / @part, saturating at U64_MAX; 0 if @part is 0. */
+static u64 hot_gap_share(u64 gap, u64 nr, u32 part)
+{
+	if (!part)
+		return 0;
+	if (gap > div64_u64(U64_MAX, nr))
+		return U64_MAX;
+	return div64_u64(gap * nr, part);
+}
+
+/**
+ * hot_freq_gaps() - the gaps between accesses that a temperature stands for
+ * @pass: the last update pass.
+ * @freq: the item's frequency data.
+ * @now: the time to compute them for, hot_clock_ns() (ns).
+ * @reads: set to the time between two reads, in ns; 0 if never read.
+ * @writes: set to the time between two writes, in ns; 0 if never written.
+ *
+ * The rate of hot_temp(), shared between reads and writes as their
+ * counts are: for an item only read, hot_temp() is 2^26 * log2(2^62 /
+ * *@reads).
+ *
+ * Context: any; the caller keeps @freq stable.
+ */
+void hot_freq_gaps(const struct hot_pass *pass, const struct hot_freq *freq,
+		   u64 now, u64 *reads, u64 *writes)
+{
+	u64 nr = (u64)freq->nr_reads + freq->nr_writes;
+	u64 gap = hot_idle_gap(hot_freq_last(freq), now);
+	u64 xs = hot_score_now(pass, freq, now);
+
+	if (xs)
+		gap = min(gap, div64_u64(max(pass->len, 1ULL) <<
+					 HOT_SCORE_SHIFT, xs));
+	*reads = hot_gap_share(gap, nr, freq->nr_reads);
+	*writes = hot_gap_share(gap, nr, freq->nr_writes);
+}
+
+/* The last update pass of @hi, read without a lock. */
+static struct hot_pass hot_pass_get(const struct hot_info *hi)
+{
+	struct hot_pass pass = {
+		.time = READ_ONCE(hi->pass.time),
+		.delay = READ_ONCE(hi->pass.delay),
+		.len = READ_ONCE(hi->pass.len),
+	};
+
+	return pass;
 }
 
 /*
@@ -646,12 +749,11 @@ static bool hot_wb_done(struct hot_inode_item *he, u64 first, u64 last)
  * slots of the CPU that issues them, so that CPUs sharing a file write no
  * shared cache line per access.  A slot holds one item until the slots are
  * next drained, and an item whose slot holds another one is counted under
- * its lock.  The drain (hot_track_drain()) gathers the slots of each item
- * from every CPU and counts them in the item at once, so that the average
- * gap sees one stream of accesses, not one per CPU.  A slot keeps the
- * address of its item only to compare it: the item may be freed meanwhile,
- * and the drain finds it, or not, by its key.  Writeback keeps the locked
- * path: its one write per range and pass needs the item's own times.
+ * its lock.  The drain (hot_track_drain()) adds what each slot holds to
+ * its item's counts: they add up in any order.  A slot keeps the address
+ * of its item only to compare it: the item may be freed meanwhile, and the
+ * drain finds it, or not, by its key.  Writeback keeps the locked path:
+ * its one write per range and pass needs the item's own times.
  */
 
 /* Slots per CPU and superblock. */
@@ -662,8 +764,6 @@ static bool hot_wb_done(struct hot_inode_item *he, u64 first, u64 last)
  * last one tracked, is counted under the item lock instead.
  */
 #define HOT_PCP_INODE		U32_MAX
-/* Gaps counted at once beyond which the old average no longer counts. */
-#define HOT_FOLD_MAX		1024U
 
 /**
  * struct hot_pcp_slot - accesses to one item not yet counted in it
@@ -675,8 +775,6 @@ static bool hot_wb_done(struct hot_inode_item *he, u64 first, u64 last)
  * @nr_reads: reads counted, saturating at U32_MAX; 0 with @nr_writes 0 if
  *	the slot is empty.
  * @nr_writes: writes counted, likewise.
- * @first_read_time: time of the first read counted, in ns.
- * @first_write_time: time of the first write counted, in ns.
  * @last_read_time: time of the latest read counted, in ns.
  * @last_write_time: time of the latest write counted, in ns.
  */
@@ -687,8 +785,6 @@ struct hot_pcp_slot {
 	u32 index;
 	u32 nr_reads;
 	u32 nr_writes;
-	u64 first_read_time;
-	u64 first_write_time;
 	u64 last_read_time;
 	u64 last_write_time;
 };
@@ -714,117 +810,6 @@ static u32 hot_pcp_hash(const struct hot_inode_key *key, u32 index)
 	u64 h = (key->ino ^ (key->root * GOLDEN_RATIO_64)) * GOLDEN_RATIO_64;
 
 	return hash_64(h + index, HOT_PCP_SHIFT);
-}
-
-/*
- * 2^32 * (1 - 2^-HOT_AVG_SHIFT)^@n, rounded down, for 1 <= @n <
- * %HOT_FOLD_MAX: what is left of the weight of an average gap after @n
- * more gaps, by binary exponentiation (10 squarings at most).
- */
-static u32 hot_avg_keep(u32 n)
-{
-	u64 keep = BIT_ULL(32), base = BIT_ULL(32) - BIT_ULL(32 - HOT_AVG_SHIFT);
-
-	for (; n; n >>= 1) {
-		if (n & 1)
-			keep = (keep * base) >> 32;
-		base = (base * base) >> 32;
-	}
-	return min_t(u64, keep, U32_MAX);
-}
-
-/**
- * hot_avg_delta_n() - update the average gap with @n equal gaps
- * @avg: the average so far, in ns.
- * @delta: each of the @n gaps, in ns.
- * @n: how many gaps; 0 leaves @avg.
- *
- * What @n calls of hot_avg_delta() with @delta give, rounding aside; exactly
- * that for @n = 1.  From %HOT_FOLD_MAX gaps on, @delta itself.
- *
- * Return: the new average, in ns.
- */
-static u64 hot_avg_delta_n(u64 avg, u64 delta, u32 n)
-{
-	u32 keep;
-
-	if (n <= 1)
-		return n ? hot_avg_delta(avg, delta) : avg;
-	if (n >= HOT_FOLD_MAX)
-		return delta;
-	keep = hot_avg_keep(n);
-	if (avg >= delta)
-		return delta + mul_u64_u32_shr(avg - delta, keep, 32);
-	return delta - mul_u64_u32_shr(delta - avg, keep, 32);
-}
-
-/**
- * hot_avg_add_rate() - add a rate to the one an average gap stands for
- * @avg: the average gap, in ns.
- * @n: accesses...
- * @window: ...in this time, in ns; not 0.
- *
- * Return: the average gap of the two rates together, 1 / (1 / @avg +
- * @n / @window), in ns; at most @avg.
- */
-static u64 hot_avg_add_rate(u64 avg, u32 n, u64 window)
-{
-	u64 prod, den;
-
-	if (check_mul_overflow((u64)n, avg, &prod) ||
-	    check_add_overflow(window, prod, &den))
-		den = U64_MAX;
-	return mul_u64_u64_div_u64(avg, window, den);
-}
-
-/**
- * hot_freq_fold() - count accesses of one direction gathered from the slots
- * @freq: the item's frequency data.
- * @n: how many accesses; may be 0.
- * @first: the time of the first of them, in ns.
- * @last: the time of the latest of them, in ns.
- * @write: writes if true, reads if false.
- * @base: when their slots were last drained, in ns.
- * @now: the time of the drain, in ns.
- *
- * When the item's last access is older than @base, or was its first, the
- * @n accesses are all those since: the average gap moves by the gap to
- * the first of them, then as @n - 1 gaps of their mean length would move
- * it.  Otherwise accesses were counted under the item lock since @base (a
- * range whose slot held another item, a muted file, writeback), between
- * those of the slots: the two streams' rates add, @n accesses in @now -
- * @base to the rate the average gap stands for.  That counts the rate of
- * the locked accesses, whose gaps were taken from the slots' accesses
- * counted before, about twice.  For an item not accessed that way yet,
- * the first access sets the average as hot_freq_update() does and the
- * others add to the count only.  Caller holds the item lock.
- */
-static void hot_freq_fold(struct hot_freq *freq, u32 n, u64 first, u64 last,
-			  bool write, u64 base, u64 now)
-{
-	u64 *plast = write ? &freq->last_write_time : &freq->last_read_time;
-	u32 *avg = write ? &freq->avg_delta_writes : &freq->avg_delta_reads;
-	u32 *nr = write ? &freq->nr_writes : &freq->nr_reads;
-	u64 gap;
-
-	if (!n)
-		return;
-	if (!*nr) {
-		*avg = hot_gap_units(HOT_FIRST_GAP);
-	} else if (*plast <= base || *nr == 1) {
-		/* Clocks are read before the locks: times may be out of order. */
-		first = clamp(first, *plast, max(last, *plast));
-		gap = hot_avg_delta(hot_gap_ns(*avg), first - *plast);
-		if (n > 1)
-			gap = hot_avg_delta_n(gap, div_u64(max(last, first) - first,
-							   n - 1), n - 1);
-		*avg = hot_gap_units(gap);
-	} else if (now > base) {
-		*avg = hot_gap_units(hot_avg_add_rate(hot_gap_ns(*avg), n,
-						      now - base));
-	}
-	*nr = n > U32_MAX - *nr ? U32_MAX : *nr + n;
-	*plast = max(*plast, last);
 }
 
 /* Whether slot @s counts for @item, range @index (or the inode) of @he. */
@@ -862,39 +847,20 @@ static bool hot_pcp_add(struct hot_pcp *pcp, const void *item,
 		s->index = index;
 	}
 	if (write) {
-		if (!s->nr_writes)
-			s->first_write_time = now;
-		if (s->nr_writes < U32_MAX)
-			s->nr_writes++;
-		s->first_write_time = min(s->first_write_time, now);
+		hot_add_sat(&s->nr_writes, 1);
 		s->last_write_time = max(s->last_write_time, now);
 	} else {
-		if (!s->nr_reads)
-			s->first_read_time = now;
-		if (s->nr_reads < U32_MAX)
-			s->nr_reads++;
-		s->first_read_time = min(s->first_read_time, now);
+		hot_add_sat(&s->nr_reads, 1);
 		s->last_read_time = max(s->last_read_time, now);
 	}
 	return true;
 }
 
-/* Add the accesses of slot @s to @sum, which counts for the same item. */
-static void hot_pcp_sum(struct hot_pcp_slot *sum, const struct hot_pcp_slot *s)
+/* Count the accesses of slot @s in @freq, which it counts for. */
+static void hot_pcp_count(struct hot_freq *freq, const struct hot_pcp_slot *s)
 {
-	/* A first time means something only where its count is not 0. */
-	if (s->nr_reads && (!sum->nr_reads ||
-			    s->first_read_time < sum->first_read_time))
-		sum->first_read_time = s->first_read_time;
-	if (s->nr_writes && (!sum->nr_writes ||
-			     s->first_write_time < sum->first_write_time))
-		sum->first_write_time = s->first_write_time;
-	sum->nr_reads = s->nr_reads > U32_MAX - sum->nr_reads ? U32_MAX :
-			sum->nr_reads + s->nr_reads;
-	sum->nr_writes = s->nr_writes > U32_MAX - sum->nr_writes ? U32_MAX :
-			 sum->nr_writes + s->nr_writes;
-	sum->last_read_time = max(sum->last_read_time, s->last_read_time);
-	sum->last_write_time = max(sum->last_write_time, s->last_write_time);
+	hot_freq_count(freq, s->nr_reads, s->last_read_time, false);
+	hot_freq_count(freq, s->nr_writes, s->last_write_time, true);
 }
 
 /*
@@ -915,11 +881,10 @@ static struct hot_freq *hot_slot_freq(struct hot_inode_item *he,
 }
 
 /*
- * Count the accesses of @s, the slots of one item gathered from every CPU,
- * in that item, if it is still there.  Caller holds rcu_read_lock().
+ * Count the accesses of slot @s, taken from a CPU, in its item, if it is
+ * still there.  Caller holds rcu_read_lock().
  */
-static void hot_pcp_fold(struct hot_info *hi, const struct hot_pcp_slot *s,
-			 u64 base, u64 now)
+static void hot_pcp_fold(struct hot_info *hi, const struct hot_pcp_slot *s)
 {
 	struct hot_inode_item *he;
 	struct hot_freq *freq;
@@ -929,80 +894,52 @@ static void hot_pcp_fold(struct hot_info *hi, const struct hot_pcp_slot *s,
 		return;
 	xa_lock(&he->ranges);
 	freq = hot_slot_freq(he, s);
-	if (freq) {
-		hot_freq_fold(freq, s->nr_reads, s->first_read_time,
-			      s->last_read_time, false, base, now);
-		hot_freq_fold(freq, s->nr_writes, s->first_write_time,
-			      s->last_write_time, true, base, now);
-	}
+	if (freq)
+		hot_pcp_count(freq, s);
 	xa_unlock(&he->ranges);
-}
-
-/* In hot_track_drain(): the slots of one item next to each other. */
-static int hot_pcp_cmp(const void *a, const void *b)
-{
-	const struct hot_pcp_slot *sa = a, *sb = b;
-
-	return cmp_int(sa->item, sb->item) ?:
-	       cmp_int(sa->index, sb->index) ?:
-	       cmp_int(sa->key.ino, sb->key.ino) ?:
-	       cmp_int(sa->key.root, sb->key.root) ?:
-	       cmp_int(sa->generation, sb->generation);
 }
 
 /**
  * hot_track_drain() - count the accesses of every CPU's slots in the items
  * @hi: the superblock's tracking state; stays valid during the call.
  *
- * Slot by slot, takes what each CPU's slot holds (under that CPU's lock,
- * one slot per hold), gathers the slots of each item, and counts them in
- * the item at once.  Accesses counted in slots before the call are in the
- * items when it returns.  One drain at a time, under &hot_info.pcp_mutex.
- * The update worker drains at each pass, debugfs before it lists items.
+ * Takes what each CPU's slots hold, one slot per hold of that CPU's lock,
+ * and counts it in the item.  Accesses counted in slots before the call
+ * are in the items when it returns.  One drain at a time, under
+ * &hot_info.pcp_mutex.  The update worker drains at each pass, debugfs
+ * before it lists items.
  *
- * Context: process context; sleeps between slots.
+ * Context: process context; sleeps between CPUs.
  */
 void hot_track_drain(struct hot_info *hi)
 {
-	struct hot_pcp_slot *got = hi->pcp_got, *s;
-	unsigned int h, n, i, j;
-	u64 base, now;
+	struct hot_pcp_slot got;
+	unsigned int h;
 	int cpu;
 
 	mutex_lock(&hi->pcp_mutex);
-	for (h = 0; h < HOT_PCP_SLOTS; h++) {
-		n = 0;
-		for_each_possible_cpu(cpu) {
-			struct hot_pcp *pcp = per_cpu_ptr(hi->pcp, cpu);
+	for_each_possible_cpu(cpu) {
+		struct hot_pcp *pcp = per_cpu_ptr(hi->pcp, cpu);
 
-			s = &pcp->slot[h];
+		for (h = 0; h < HOT_PCP_SLOTS; h++) {
+			struct hot_pcp_slot *s = &pcp->slot[h];
+
 			/* Filled after the look: as if filled after the call. */
 			if (!data_race(hot_pcp_busy(s)))
 				continue;
 			spin_lock(&pcp->lock);
-			if (hot_pcp_busy(s)) {
-				got[n++] = *s;
-				s->nr_reads = 0;
-				s->nr_writes = 0;
-				s->last_read_time = 0;
-				s->last_write_time = 0;
-			}
+			got = *s;
+			s->nr_reads = 0;
+			s->nr_writes = 0;
+			s->last_read_time = 0;
+			s->last_write_time = 0;
 			spin_unlock(&pcp->lock);
+			if (!hot_pcp_busy(&got))
+				continue;
+			rcu_read_lock();
+			hot_pcp_fold(hi, &got);
+			rcu_read_unlock();
 		}
-		now = hot_clock_ns();
-		base = hi->pcp_drained[h];
-		/* Pairs with READ_ONCE() in hot_pcp_peek_inode(). */
-		WRITE_ONCE(hi->pcp_drained[h], now);
-		if (n > 1)
-			sort(got, n, sizeof(*got), hot_pcp_cmp, NULL);
-		rcu_read_lock();
-		for (i = 0; i < n; i = j) {
-			for (j = i + 1; j < n && !hot_pcp_cmp(&got[i], &got[j]);
-			     j++)
-				hot_pcp_sum(&got[i], &got[j]);
-			hot_pcp_fold(hi, &got[i], base, now);
-		}
-		rcu_read_unlock();
 		cond_resched();
 	}
 	mutex_unlock(&hi->pcp_mutex);
@@ -1016,37 +953,27 @@ void hot_track_drain(struct hot_info *hi)
 static void hot_pcp_peek_inode(struct hot_info *hi, struct hot_inode_item *he,
 			       struct hot_freq *freq)
 {
-	struct hot_pcp_slot sum = { .item = he }, *s;
 	u32 h = hot_pcp_hash(&he->key, HOT_PCP_INODE);
-	u64 base, now;
 	int cpu;
 
 	for_each_possible_cpu(cpu) {
 		struct hot_pcp *pcp = per_cpu_ptr(hi->pcp, cpu);
+		struct hot_pcp_slot *s = &pcp->slot[h];
 
-		s = &pcp->slot[h];
 		/* Only the CPUs whose slot seems to hold accesses to it. */
 		if (data_race(s->item) != he || !data_race(hot_pcp_busy(s)))
 			continue;
 		spin_lock(&pcp->lock);
 		if (hot_pcp_match(s, he, he, HOT_PCP_INODE))
-			hot_pcp_sum(&sum, s);
+			hot_pcp_count(freq, s);
 		spin_unlock(&pcp->lock);
 	}
-	/* A torn time on 32-bit only skews this copy. */
-	base = READ_ONCE(hi->pcp_drained[h]);
-	now = hot_clock_ns();
-	hot_freq_fold(freq, sum.nr_reads, sum.first_read_time,
-		      sum.last_read_time, false, base, now);
-	hot_freq_fold(freq, sum.nr_writes, sum.first_write_time,
-		      sum.last_write_time, true, base, now);
 }
 
-/* The bytes of the per-CPU slots of a superblock and of their drain. */
+/* The bytes of the per-CPU slots of a superblock. */
 unsigned long hot_track_pcp_mem(void)
 {
-	return (sizeof(struct hot_pcp) + sizeof(struct hot_pcp_slot)) *
-	       num_possible_cpus() + HOT_PCP_SLOTS * sizeof(u64);
+	return sizeof(struct hot_pcp) * num_possible_cpus();
 }
 
 /* The count of reads (@write false) or writes of @freq, read without lock. */
@@ -1073,13 +1000,13 @@ static void hot_count_locked(struct hot_info *hi, struct hot_inode_item *he,
 	if (he->dead)
 		goto unlock;
 	if (!range) {
-		hot_freq_update(&he->freq, now, write);
+		hot_freq_count(&he->freq, 1, now, write);
 		goto unlock;
 	}
 	/* Not made (at the cap, or no memory): the others still count. */
 	hr = hot_range_get(hi, he, index);
 	if (hr)
-		hot_freq_update(&hr->freq, now, write);
+		hot_freq_count(&hr->freq, 1, now, write);
 unlock:
 	xa_unlock(&he->ranges);
 }
@@ -1088,8 +1015,10 @@ unlock:
  * Count a read or a write of ranges @first to @last of @he in this CPU's
  * slots.  The first access of each direction to an item, that to a range
  * without item, and that to an item whose slot holds another one are
- * counted under the item lock instead (they set the average gap, and make
- * the item), with this CPU's lock let go.  Caller holds rcu_read_lock().
+ * counted under the item lock instead, with this CPU's lock let go: an
+ * item gets the time of an access at once (an update pass ages out an
+ * item without one), and a range item has to be made.  Caller holds
+ * rcu_read_lock().
  */
 static void hot_record_pcp(struct hot_info *hi, struct hot_inode_item *he,
 			   u64 first, u64 last, u64 now, bool write)
@@ -1147,7 +1076,7 @@ static void hot_record_locked(struct hot_info *hi, struct hot_inode_item *he,
 	if (unlikely(he->muted) && first == last && he->muted == first + 1)
 		goto unlock;
 	if (io != HOT_WRITEBACK || !hot_wb_counted(&he->freq, he->wb_start))
-		hot_freq_update(&he->freq, now, write);
+		hot_freq_count(&he->freq, 1, now, write);
 	for (index = first; index <= last; index++) {
 		/* Let others at the item every HOT_LOCK_BATCH ranges. */
 		if (batch++ == HOT_LOCK_BATCH) {
@@ -1165,7 +1094,7 @@ static void hot_record_locked(struct hot_info *hi, struct hot_inode_item *he,
 			continue;
 		if (io == HOT_WRITEBACK && hot_wb_counted(&hr->freq, he->wb_start))
 			continue;
-		hot_freq_update(&hr->freq, now, write);
+		hot_freq_count(&hr->freq, 1, now, write);
 	}
 unlock:
 	xa_unlock(&he->ranges);
@@ -1411,6 +1340,7 @@ int hot_track_range_temp(struct super_block *sb,
 {
 	struct hot_range_item *hr = NULL;
 	struct hot_inode_item *he;
+	struct hot_pass pass;
 	struct hot_freq freq;
 	struct hot_info *hi;
 
@@ -1427,7 +1357,8 @@ int hot_track_range_temp(struct super_block *sb,
 			xa_lock(&he->ranges);
 			freq = hr->freq;
 			xa_unlock(&he->ranges);
-			*temp = hot_temp(&freq, hot_clock_ns());
+			pass = hot_pass_get(hi);
+			*temp = hot_temp(&pass, &freq, hot_clock_ns());
 		} else if (hr) {
 			*temp = hr->temp;
 		}
@@ -1546,7 +1477,7 @@ static u64 hot_age(u64 last, u64 now)
 
 static void hot_rec_fill(struct hot_item_rec *rec, struct hot_inode_item *he,
 			 const struct hot_freq *freq, u64 index, u32 temp,
-			 bool range, u64 now)
+			 bool range, const struct hot_pass *pass, u64 now)
 {
 	memset(rec, 0, sizeof(*rec));
 	rec->root = he->key.root;
@@ -1557,10 +1488,8 @@ static void hot_rec_fill(struct hot_item_rec *rec, struct hot_inode_item *he,
 	rec->num_reads = freq->nr_reads;
 	rec->num_writes = freq->nr_writes;
 	rec->temp = temp;
-	rec->avg_delta_reads = freq->nr_reads ?
-			       hot_gap_ns(freq->avg_delta_reads) : 0;
-	rec->avg_delta_writes = freq->nr_writes ?
-				hot_gap_ns(freq->avg_delta_writes) : 0;
+	hot_freq_gaps(pass, freq, now, &rec->avg_delta_reads,
+		      &rec->avg_delta_writes);
 	rec->read_age = hot_age(freq->last_read_time, now);
 	rec->write_age = hot_age(freq->last_write_time, now);
 }
@@ -1673,6 +1602,7 @@ int hot_track_query(struct super_block *sb, bool ranges, u64 *cursor,
 	struct hot_range_item *hr;
 	struct hot_inode_item *he;
 	struct list_head *map, *pos;
+	struct hot_pass pass_now;
 	struct hot_cursor cur;
 	struct hot_freq freq;
 	struct hot_info *hi;
@@ -1691,6 +1621,7 @@ int hot_track_query(struct super_block *sb, bool ranges, u64 *cursor,
 		return -EOPNOTSUPP;
 	}
 	map = ranges ? hi->range_map : hi->inode_map;
+	pass_now = hot_pass_get(hi);
 	now = hot_clock_ns();
 	spin_lock(&hi->map_lock);
 	*pass = hi->nr_passes;
@@ -1730,7 +1661,7 @@ int hot_track_query(struct super_block *sb, bool ranges, u64 *cursor,
 			freq = hr->freq;
 			xa_unlock(&he->ranges);
 			hot_rec_fill(&recs[n++], he, &freq, hr->index, hr->temp,
-				     true, now);
+				     true, &pass_now, now);
 		} else {
 			he = list_entry(pos, struct hot_inode_item, track_list);
 			hot_cursor_put(cursor, false, hi->map_seq, &he->key, 0,
@@ -1739,7 +1670,7 @@ int hot_track_query(struct super_block *sb, bool ranges, u64 *cursor,
 			freq = he->freq;
 			xa_unlock(&he->ranges);
 			hot_rec_fill(&recs[n++], he, &freq, 0, he->temp, false,
-				     now);
+				     &pass_now, now);
 		}
 	}
 	spin_unlock(&hi->map_lock);
@@ -1747,30 +1678,60 @@ int hot_track_query(struct super_block *sb, bool ranges, u64 *cursor,
 	return n;
 }
 
-/* Load the reads or the writes of a saved record into @freq at @now. */
-static void hot_freq_load(struct hot_freq *freq, u32 nr, u64 avg, u64 age,
-			  u64 now, bool write)
+/*
+ * The score of accesses @gap ns apart, the latest @age ns before @now, at
+ * @now: accesses per &hot_pass.len of @pass, halved for each
+ * hot-update-delay that @age spans (linearly in between), and raised by
+ * what hot_score_now() takes off for the part of @pass gone by, so that
+ * the temperature is that of @gap and @age at once.
+ */
+static u64 hot_score_load(const struct hot_pass *pass, u64 gap, u64 age,
+			  u64 now)
+{
+	u64 delay = max(pass->delay, 1ULL);
+	u64 since = now > pass->time ? min(now - pass->time, delay) : 0;
+	u64 x, rem, passes;
+
+	x = div64_u64(clamp(pass->len, 1ULL, HOT_PASS_LEN_MAX) <<
+		      HOT_SCORE_SHIFT, max(gap, HOT_MIN_GAP));
+	passes = div64_u64_rem(age, delay, &rem);
+	if (passes >= 64)
+		return 0;
+	x >>= passes;
+	x -= mul_u64_u64_div_u64(x, rem, 2 * delay);
+	return mul_u64_u64_div_u64(x, 2 * delay, 2 * delay - since);
+}
+
+/* Load the count and time of reads or writes of a record into @freq. */
+static void hot_freq_load(struct hot_freq *freq, u32 nr, u64 age, u64 now,
+			  bool write)
 {
 	u64 *last = write ? &freq->last_write_time : &freq->last_read_time;
-	u32 *avgp = write ? &freq->avg_delta_writes : &freq->avg_delta_reads;
-	u32 *nrp = write ? &freq->nr_writes : &freq->nr_reads;
 
 	if (!nr)
 		return;
-	/* The saved average, unless the item saw accesses of its own. */
-	if (!*nrp)
-		*avgp = hot_gap_units(avg);
-	*nrp = nr > U32_MAX - *nrp ? U32_MAX : *nrp + nr;
+	hot_add_sat(write ? &freq->nr_writes : &freq->nr_reads, nr);
 	*last = max(*last, now > age ? now - age : 1);
 }
 
-static void hot_rec_load(struct hot_freq *freq, const struct hot_item_rec *rec,
-			 u64 now)
+/*
+ * Load a saved record into @freq at @now: counts add, the later times
+ * stand, and the rate of its gaps, cooled by their age, adds to the score.
+ */
+static void hot_rec_load(const struct hot_pass *pass, struct hot_freq *freq,
+			 const struct hot_item_rec *rec, u64 now)
 {
-	hot_freq_load(freq, rec->num_reads, rec->avg_delta_reads,
-		      rec->read_age, now, false);
-	hot_freq_load(freq, rec->num_writes, rec->avg_delta_writes,
-		      rec->write_age, now, true);
+	u64 score = freq->score;
+
+	if (rec->num_reads)
+		score += hot_score_load(pass, rec->avg_delta_reads,
+					rec->read_age, now);
+	if (rec->num_writes)
+		score += hot_score_load(pass, rec->avg_delta_writes,
+					rec->write_age, now);
+	freq->score = min_t(u64, score, U32_MAX);
+	hot_freq_load(freq, rec->num_reads, rec->read_age, now, false);
+	hot_freq_load(freq, rec->num_writes, rec->write_age, now, true);
 }
 
 /**
@@ -1806,9 +1767,11 @@ bool hot_track_inode_root(struct inode *inode, u64 *root)
  * @nr: the number of records.
  *
  * Counts add to those recorded since tracking began, the time of the last
- * access is the later of the two, and a saved average gap is taken where
- * the item saw no access of that kind.  Items made here join the heat maps
- * at the next update pass.
+ * access is the later of the two, and the rate a saved gap stands for,
+ * halved for each hot-update-delay of its age, adds to the item's score
+ * (hot_score_load()); like any score, the next update pass cuts it to at
+ * most two accesses per pass unless the file is accessed meanwhile.  Items
+ * made here join the heat maps at the next update pass.
  *
  * Context: process context; takes the item lock for %HOT_LOCK_BATCH
  * records at most at a time.
@@ -1827,6 +1790,7 @@ int hot_track_load(struct inode *inode, const struct hot_item_rec *recs,
 	struct hot_inode_item *he;
 	struct hot_range_item *hr;
 	unsigned int i, tries = 0;
+	struct hot_pass pass;
 	struct hot_info *hi;
 	long need;
 	u64 now;
@@ -1857,6 +1821,7 @@ again:
 		ret = hot_mem_at_cap(hi) ? -ENOSPC : -ENOMEM;
 		goto out;
 	}
+	pass = hot_pass_get(hi);
 	now = hot_clock_ns();
 	xa_lock(&he->ranges);
 	for (i = 0; i < nr && !he->dead; i++) {
@@ -1868,7 +1833,7 @@ again:
 				break;
 		}
 		if (!(recs[i].flags & HOT_REC_RANGE)) {
-			hot_rec_load(&he->freq, &recs[i], now);
+			hot_rec_load(&pass, &he->freq, &recs[i], now);
 			continue;
 		}
 		hr = hot_range_get(hi, he, recs[i].offset >> HOT_RANGE_SHIFT);
@@ -1876,7 +1841,7 @@ again:
 			ret = hot_mem_at_cap(hi) ? -ENOSPC : -ENOMEM;
 			break;
 		}
-		hot_rec_load(&hr->freq, &recs[i], now);
+		hot_rec_load(&pass, &hr->freq, &recs[i], now);
 	}
 	/*
 	 * An update pass freed the new item, still without a time, before
@@ -1942,6 +1907,9 @@ EXPORT_SYMBOL_GPL(hot_track_mute_range);
  * @live: compute the temperature as of now, as the update worker does,
  *	instead of taking the one of the last update pass.
  * @temp: where to put the temperature.
+ * @avg_reads: where to put the time between two reads it stands for, in
+ *	ns, as of now (see hot_freq_gaps()).
+ * @avg_writes: the same for writes.
  *
  * The copy includes the accesses that CPUs hold in their slots for the
  * file, which stay there (the slots of its ranges play no part).
@@ -1953,11 +1921,13 @@ EXPORT_SYMBOL_GPL(hot_track_mute_range);
  * hot data; -ENODATA if there is no data for @inode.
  */
 int hot_track_get_freq(struct inode *inode, struct hot_freq *freq, bool live,
-		       u32 *temp)
+		       u32 *temp, u64 *avg_reads, u64 *avg_writes)
 {
 	struct hot_inode_item *he;
+	struct hot_pass pass;
 	struct hot_info *hi;
 	int ret = -ENODATA;
+	u64 now;
 
 	rcu_read_lock();
 	hi = rcu_dereference(inode->i_sb->s_hot_info);
@@ -1974,11 +1944,13 @@ int hot_track_get_freq(struct inode *inode, struct hot_freq *freq, bool live,
 		ret = 0;
 	}
 	xa_unlock(&he->ranges);
-	if (!ret)
-		hot_pcp_peek_inode(hi, he, freq);
-	if (!ret)
-		*temp = live ? hot_temp(freq, hot_clock_ns()) :
-			       READ_ONCE(he->temp);
+	if (ret)
+		goto out;
+	hot_pcp_peek_inode(hi, he, freq);
+	pass = hot_pass_get(hi);
+	now = hot_clock_ns();
+	*temp = live ? hot_temp(&pass, freq, now) : READ_ONCE(he->temp);
+	hot_freq_gaps(&pass, freq, now, avg_reads, avg_writes);
 out:
 	rcu_read_unlock();
 	return ret;
@@ -1992,19 +1964,44 @@ static bool hot_item_obsolete(const struct hot_freq *freq, u64 now, u64 kick)
 	return now > last && now - last > kick;
 }
 
+/**
+ * struct hot_update_ctl - an update pass going through the inode items
+ * @pass: the pass: when it began and the hot-update-delay it counts over.
+ * @prev_len: &hot_pass.len of the pass before, in ns.
+ * @nr: the pass's number for &hot_inode_item.folded, 1 to 255: two passes
+ *	in a row never share one, and items are made with 0.
+ * @kick: items with no access for longer than this, in ns, are dropped.
+ * @he: the item @next is of, or NULL.
+ * @next: the range of @he to go on from.
+ */
+struct hot_update_ctl {
+	struct hot_pass pass;
+	u64 prev_len;
+	u8 nr;
+	u64 kick;
+	struct hot_inode_item *he;
+	unsigned long next;
+};
+
 /*
- * One inode item in an update pass: drop its obsolete ranges, give the
- * others and itself their temperature and heat-map bucket, and drop the
- * item itself once it has no range left and is obsolete.  Handles at most
+ * One inode item in an update pass: drop its obsolete ranges, add the
+ * accesses of the pass that ends to the scores of the others and its own,
+ * give them their temperature and heat-map bucket, and drop the item
+ * itself once it has no range left and is obsolete.  Handles at most
  * %HOT_LOCK_BATCH ranges, from range *@next on; the item itself with the
- * last batch.  Caller holds &hot_info.map_lock and rcu_read_lock().
+ * last batch.  An item met again in the same pass (a resize of the hash
+ * table can show one twice) keeps its scores.  Caller holds
+ * &hot_info.map_lock and rcu_read_lock().
  *
  * Return: true when done with the item, false with *@next set to the range
  * to go on from, in another hold of &hot_info.map_lock.
  */
 static bool hot_update_inode(struct hot_info *hi, struct hot_inode_item *he,
-			     u64 now, u64 kick, unsigned long *next)
+			     const struct hot_update_ctl *ctl,
+			     unsigned long *next)
 {
+	bool fold = he->folded != ctl->nr;
+	u64 now = ctl->pass.time;
 	unsigned long index, seen = 0;
 	struct hot_range_item *hr;
 	bool drop;
@@ -2023,21 +2020,26 @@ static bool hot_update_inode(struct hot_info *hi, struct hot_inode_item *he,
 			hot_mem_add(hi, hot_range_cachep, -nr);
 			return false;
 		}
-		if (hot_item_obsolete(&hr->freq, now, kick)) {
+		if (hot_item_obsolete(&hr->freq, now, ctl->kick)) {
 			hot_range_erase(hi, he, hr);
 			nr++;
 			continue;
 		}
-		temp = hot_temp(&hr->freq, now);
+		if (fold)
+			hot_score_fold(&hr->freq, ctl->pass.len, ctl->prev_len);
+		temp = hot_temp(&ctl->pass, &hr->freq, now);
 		hr->temp = temp;
 		hot_map_add(hi, &hr->track_list,
 			    &hi->range_map[hot_temp_bucket(temp)]);
 	}
-	temp = hot_temp(&he->freq, now);
+	if (fold)
+		hot_score_fold(&he->freq, ctl->pass.len, ctl->prev_len);
+	he->folded = ctl->nr;
+	temp = hot_temp(&ctl->pass, &he->freq, now);
 	WRITE_ONCE(he->temp, temp);
 	hot_map_add(hi, &he->track_list, &hi->inode_map[hot_temp_bucket(temp)]);
 	drop = xa_empty(&he->ranges) &&
-	       hot_item_obsolete(&he->freq, now, kick);
+	       hot_item_obsolete(&he->freq, now, ctl->kick);
 	xa_unlock(&he->ranges);
 	hot_mem_add(hi, hot_range_cachep, -nr);
 
@@ -2096,13 +2098,6 @@ static void hot_walk_inodes(struct hot_info *hi, hot_inode_fn fn, void *arg)
 	rhashtable_walk_exit(&iter);
 }
 
-struct hot_update_ctl {
-	u64 now;
-	u64 kick;
-	struct hot_inode_item *he;	/* the item @next is of */
-	unsigned long next;		/* its range to go on from */
-};
-
 /*
  * Update one inode item, a batch of ranges per hold of the locks.  The item
  * stays valid under RCU while they are let go; when the CPU is wanted
@@ -2125,8 +2120,7 @@ static bool hot_update_one(struct hot_info *hi, struct hot_inode_item *he,
 	}
 	do {
 		spin_lock(&hi->map_lock);
-		done = hot_update_inode(hi, he, ctl->now, ctl->kick,
-					&ctl->next);
+		done = hot_update_inode(hi, he, ctl, &ctl->next);
 		spin_unlock(&hi->map_lock);
 		if (done) {
 			ctl->he = NULL;
@@ -2210,13 +2204,39 @@ static void hot_update_keep(struct hot_info *hi)
  * @now: the time of the pass, hot_clock_ns() (ns).
  * @kick: items with no access for longer than this (ns) are dropped.
  *
- * Context: process context; sleeps between batches of items.
+ * The pass adds the accesses since the last one to the scores, as
+ * accesses per the time since the last pass (&hot_pass.len; the scores
+ * taken from the length of the pass before to it), and decays them
+ * between passes over the hot-update-delay of now: temperatures computed
+ * between passes use it from here on.  Until the walk reaches an item,
+ * they take its score and pending accesses as they are, neither folded
+ * nor cut: twice what they were just before the pass began, and for an
+ * item no longer accessed more than the pass will leave it.  The
+ * temperature a pass stores for an item not accessed since the pass
+ * before stands for at most half the rate stored then, or the idle floor.
+ *
+ * Context: process context, from the update worker (one pass at a time
+ * per superblock) or KUnit; sleeps between batches of items.
  */
 static void hot_update_all(struct hot_info *hi, u64 now, u64 kick)
 {
-	struct hot_update_ctl ctl = { .now = now, .kick = kick };
+	struct hot_update_ctl ctl = {
+		.pass.time = now,
+		.pass.delay = (u64)READ_ONCE(sysctl_hot_update_delay) *
+			      NSEC_PER_SEC,
+		.pass.len = clamp(now > hi->pass.time ? now - hi->pass.time : 0,
+				  HOT_PASS_LEN_MIN, HOT_PASS_LEN_MAX),
+		.prev_len = hi->pass.len,
+		.kick = kick,
+	};
+
+	WRITE_ONCE(hi->nr_folds, hi->nr_folds + 1);
+	ctl.nr = hi->nr_folds % 255 + 1;
 
 	hot_track_drain(hi);
+	WRITE_ONCE(hi->pass.time, ctl.pass.time);
+	WRITE_ONCE(hi->pass.delay, ctl.pass.delay);
+	WRITE_ONCE(hi->pass.len, ctl.pass.len);
 	hot_map_seq_inc(hi);
 	hot_walk_inodes(hi, hot_update_one, &ctl);
 	hot_sort_map(hi, hi->range_map, hi->range_unsorted, hot_range_cmp);
@@ -2421,6 +2441,7 @@ static unsigned long hot_shrink_scan(struct shrinker *shrink,
 }
 
 struct hot_walk_ctl {
+	struct hot_pass pass;
 	u64 now;
 	bool ranges;
 	hot_walk_fn fn;
@@ -2440,7 +2461,7 @@ static bool hot_walk_one(struct hot_info *hi, struct hot_inode_item *he,
 		freq = he->freq;
 		xa_unlock(&he->ranges);
 		ctl->fn(ctl->arg, &he->key, 0, &freq,
-			hot_temp(&freq, ctl->now));
+			hot_temp(&ctl->pass, &freq, ctl->now));
 		return false;
 	}
 	xa_for_each(&he->ranges, index, hr) {
@@ -2448,7 +2469,7 @@ static bool hot_walk_one(struct hot_info *hi, struct hot_inode_item *he,
 		freq = hr->freq;
 		xa_unlock(&he->ranges);
 		ctl->fn(ctl->arg, &he->key, index, &freq,
-			hot_temp(&freq, ctl->now));
+			hot_temp(&ctl->pass, &freq, ctl->now));
 	}
 	return false;
 }
@@ -2474,6 +2495,7 @@ void hot_track_walk(struct hot_info *hi, bool ranges, hot_walk_fn fn,
 	struct hot_walk_ctl ctl = { .ranges = ranges, .fn = fn, .arg = arg };
 
 	hot_track_drain(hi);
+	ctl.pass = hot_pass_get(hi);
 	ctl.now = hot_clock_ns();
 	hot_walk_inodes(hi, hot_walk_one, &ctl);
 }
@@ -2548,16 +2570,10 @@ int hot_track_enable(struct super_block *sb, const struct hot_type *type)
 	}
 	for_each_possible_cpu(i)
 		spin_lock_init(&per_cpu_ptr(hi->pcp, i)->lock);
-	hi->pcp_got = kvmalloc_array(num_possible_cpus(),
-				     sizeof(*hi->pcp_got), GFP_KERNEL);
-	hi->pcp_drained = kmalloc_array(HOT_PCP_SLOTS,
-					sizeof(*hi->pcp_drained), GFP_KERNEL);
-	if (!hi->pcp_got || !hi->pcp_drained) {
-		ret = -ENOMEM;
-		goto out_pcp;
-	}
-	for (i = 0; i < HOT_PCP_SLOTS; i++)
-		hi->pcp_drained[i] = hi->enabled_at;
+	hi->pass.time = hi->enabled_at;
+	hi->pass.delay = (u64)READ_ONCE(sysctl_hot_update_delay) *
+			 NSEC_PER_SEC;
+	hi->pass.len = hi->pass.delay;
 	ret = percpu_counter_init(&hi->nr_over_cap, 0, GFP_KERNEL);
 	if (ret)
 		goto out_pcp;
@@ -2590,8 +2606,6 @@ out_destroy:
 out_counter:
 	percpu_counter_destroy(&hi->nr_over_cap);
 out_pcp:
-	kfree(hi->pcp_drained);
-	kvfree(hi->pcp_got);
 	free_percpu(hi->pcp);
 out_free:
 	mutex_destroy(&hi->pcp_mutex);
@@ -2641,8 +2655,6 @@ void hot_track_disable(struct super_block *sb)
 		     atomic_long_read(&hi->nr_ranges));
 	static_branch_dec(&hot_track_key);
 	percpu_counter_destroy(&hi->nr_over_cap);
-	kfree(hi->pcp_drained);
-	kvfree(hi->pcp_got);
 	free_percpu(hi->pcp);
 	mutex_destroy(&hi->pcp_mutex);
 	kfree(hi);

@@ -82,12 +82,11 @@ long hot_track_ioctl_get_heat_info(struct file *file,
 		return -ENOTTY;
 	if (!hot_heat_may_read(file))
 		return -EPERM;
-	ret = hot_track_get_freq(inode, &freq, info.live, &info.temp);
+	ret = hot_track_get_freq(inode, &freq, info.live, &info.temp,
+				 &info.avg_delta_reads, &info.avg_delta_writes);
 	if (ret)
 		return ret;
 
-	info.avg_delta_reads = hot_gap_ns(freq.avg_delta_reads);
-	info.avg_delta_writes = hot_gap_ns(freq.avg_delta_writes);
 	info.last_read_time = hot_time_for_user(freq.last_read_time);
 	info.last_write_time = hot_time_for_user(freq.last_write_time);
 	info.num_reads = freq.nr_reads;

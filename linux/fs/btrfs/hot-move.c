@@ -391,8 +391,8 @@ out_write:
 
 /*
  * Reads from disk a hot range needs to be promoted.  New writes go to
- * rotational devices anyway, and one access looks hot for a while (its
- * first gap counts as a second).
+ * rotational devices anyway, and one access looks hot for a while (it
+ * counts as one per update pass until the passes after halve it).
  */
 #define HOT_MOVE_MIN_READS	2
 

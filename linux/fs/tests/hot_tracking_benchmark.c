@@ -388,6 +388,11 @@ static struct hot_bench_fs *hot_bench_fill(struct kunit *test,
 static void hot_bench_pass(struct hot_bench_fs *fs, unsigned int nr, u64 now,
 			   u64 kick, struct hot_bench_hold *hold)
 {
+	struct hot_update_ctl ctl = {
+		.pass.time = now, .pass.delay = NSEC_PER_SEC,
+		.pass.len = NSEC_PER_SEC, .prev_len = NSEC_PER_SEC,
+		.nr = ++fs->hi->nr_folds % 255 + 1, .kick = kick,
+	};
 	struct hot_inode_item *he;
 	unsigned long next;
 	unsigned int f;
@@ -401,7 +406,7 @@ static void hot_bench_pass(struct hot_bench_fs *fs, unsigned int nr, u64 now,
 		do {
 			t = ktime_get_ns();
 			spin_lock(&fs->hi->map_lock);
-			done = hot_update_inode(fs->hi, he, now, kick, &next);
+			done = hot_update_inode(fs->hi, he, &ctl, &next);
 			spin_unlock(&fs->hi->map_lock);
 			hot_bench_hold_add(hold, ktime_get_ns() - t);
 		} while (!done);

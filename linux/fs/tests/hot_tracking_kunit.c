@@ -50,174 +50,87 @@ static void hot_range_span_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, first, last);
 }
 
-static void hot_avg_delta_test(struct kunit *test)
-{
-	u64 avg;
-	int i;
-
-	/* Each gap moves the average by 1/16 of the difference. */
-	KUNIT_EXPECT_EQ(test, hot_avg_delta(1600, 3200), 1700);
-	KUNIT_EXPECT_EQ(test, hot_avg_delta(3200, 1600), 3100);
-	/* Extremes stay between the inputs. */
-	KUNIT_EXPECT_LE(test, hot_avg_delta(U64_MAX, U64_MAX), U64_MAX);
-	KUNIT_EXPECT_GE(test, hot_avg_delta(U64_MAX, U64_MAX), U64_MAX - 16);
-	KUNIT_EXPECT_LE(test, hot_avg_delta(U64_MAX, 0), U64_MAX);
-	KUNIT_EXPECT_GE(test, hot_avg_delta(0, U64_MAX), U64_MAX >> 5);
-	/* A steady gap is found again. */
-	avg = HOT_FIRST_GAP;
-	for (i = 0; i < 400; i++)
-		avg = hot_avg_delta(avg, 1000000);
-	KUNIT_EXPECT_GE(test, avg, 1000000 - 16);
-	KUNIT_EXPECT_LE(test, avg, 1000000 + 100);
-}
-
-static void hot_freq_update_test(struct kunit *test)
+/* Counting sums and saturates; the latest time stands. */
+static void hot_freq_count_test(struct kunit *test)
 {
 	struct hot_freq freq = {};
-	u64 avg;
 
-	hot_freq_update(&freq, 1000, false);
-	KUNIT_EXPECT_EQ(test, freq.nr_reads, 1);
-	KUNIT_EXPECT_EQ(test, freq.last_read_time, 1000);
-	KUNIT_EXPECT_EQ(test, freq.avg_delta_reads, hot_gap_units(HOT_FIRST_GAP));
+	hot_freq_count(&freq, 0, 5000, false);
+	KUNIT_EXPECT_EQ(test, freq.nr_reads, 0);
+	KUNIT_EXPECT_EQ(test, freq.last_read_time, 0);
+	hot_freq_count(&freq, 3, 5000, false);
+	hot_freq_count(&freq, 2, 4000, false);
+	KUNIT_EXPECT_EQ(test, freq.nr_reads, 5);
+	KUNIT_EXPECT_EQ(test, freq.pending, 5);
+	KUNIT_EXPECT_EQ(test, freq.last_read_time, 5000);
 	KUNIT_EXPECT_EQ(test, freq.nr_writes, 0);
-	KUNIT_EXPECT_EQ(test, freq.avg_delta_writes, 0);
-
-	hot_freq_update(&freq, 3000, false);
-	KUNIT_EXPECT_EQ(test, freq.nr_reads, 2);
-	avg = hot_avg_delta(hot_gap_ns(hot_gap_units(HOT_FIRST_GAP)), 2000);
-	KUNIT_EXPECT_EQ(test, hot_gap_ns(freq.avg_delta_reads),
-			round_down(avg, 1 << HOT_GAP_UNIT_SHIFT));
-
-	/* A clock read earlier than the last access: gap 0, time kept. */
-	hot_freq_update(&freq, 2000, false);
-	KUNIT_EXPECT_EQ(test, freq.last_read_time, 3000);
-	avg = hot_avg_delta(round_down(avg, 1 << HOT_GAP_UNIT_SHIFT), 0);
-	KUNIT_EXPECT_EQ(test, hot_gap_ns(freq.avg_delta_reads),
-			round_down(avg, 1 << HOT_GAP_UNIT_SHIFT));
-
-	hot_freq_update(&freq, 5000, true);
+	hot_freq_count(&freq, 1, 6000, true);
 	KUNIT_EXPECT_EQ(test, freq.nr_writes, 1);
-	KUNIT_EXPECT_EQ(test, freq.last_write_time, 5000);
-	KUNIT_EXPECT_EQ(test, freq.nr_reads, 3);
-
-	/* Counters saturate instead of wrapping. */
-	freq.nr_writes = U32_MAX - 1;
-	hot_freq_update(&freq, 6000, true);
+	KUNIT_EXPECT_EQ(test, freq.pending, 6);
+	KUNIT_EXPECT_EQ(test, freq.last_write_time, 6000);
+	KUNIT_EXPECT_EQ(test, freq.last_read_time, 5000);
+	hot_freq_count(&freq, U32_MAX, 7000, true);
 	KUNIT_EXPECT_EQ(test, freq.nr_writes, U32_MAX);
-	hot_freq_update(&freq, 7000, true);
-	KUNIT_EXPECT_EQ(test, freq.nr_writes, U32_MAX);
+	KUNIT_EXPECT_EQ(test, freq.pending, U32_MAX);
+	KUNIT_EXPECT_EQ(test, freq.nr_reads, 5);
 }
 
-/* n gaps at once move the average as n gaps one by one, rounding aside. */
-static void hot_avg_delta_n_test(struct kunit *test)
+/* Fold @c accesses into @score and return the new score. */
+static u32 hot_kunit_fold(struct kunit *test, u32 score, u32 c)
 {
-	static const u32 ns[] = { 1, 2, 3, 7, 16, 100, 1000 };
-	static const u64 avgs[] = { 1024, NSEC_PER_SEC, 1ULL << 50 };
-	u64 avg, one, n_avg, tol;
-	unsigned int i, j, k;
+	struct hot_freq freq = { .score = score, .pending = c };
 
-	for (i = 0; i < ARRAY_SIZE(ns); i++) {
-		for (j = 0; j < ARRAY_SIZE(avgs); j++) {
-			avg = avgs[j];
-			for (k = 0; k < ns[i]; k++)
-				avg = hot_avg_delta(avg, 5000000);
-			one = avg;
-			n_avg = hot_avg_delta_n(avgs[j], 5000000, ns[i]);
-			/* Each step rounds down by up to 2 ns. */
-			tol = 2 * ns[i] + (avgs[j] >> 28);
-			KUNIT_EXPECT_LE_MSG(test, n_avg, one + tol, "n %u", ns[i]);
-			KUNIT_EXPECT_GE_MSG(test, n_avg + tol, one, "n %u", ns[i]);
-		}
-	}
-	KUNIT_EXPECT_EQ(test, hot_avg_delta_n(1600, 3200, 1),
-			hot_avg_delta(1600, 3200));
-	KUNIT_EXPECT_EQ(test, hot_avg_delta_n(U64_MAX, 7, HOT_FOLD_MAX), 7);
-	KUNIT_EXPECT_EQ(test, hot_avg_delta_n(0, U64_MAX >> 1, U32_MAX),
-			U64_MAX >> 1);
-	/* Between the inputs, whatever their size. */
-	KUNIT_EXPECT_LE(test, hot_avg_delta_n(U64_MAX, 0, 3), U64_MAX);
-	KUNIT_EXPECT_LE(test, hot_avg_delta_n(0, U64_MAX, 3), U64_MAX);
-	KUNIT_EXPECT_GE(test, hot_avg_delta_n(0, U64_MAX, 3), U64_MAX >> 3);
+	hot_score_fold(&freq, NSEC_PER_SEC, NSEC_PER_SEC);
+	KUNIT_EXPECT_EQ(test, freq.pending, 0);
+	return freq.score;
 }
 
 /*
- * Counting the accesses gathered from the slots: n gaps of their mean
- * length after the item's last access when that is older than the last
- * drain, else their rate added to the item's.
+ * The score: c accesses per pass hold c; one pass without access leaves
+ * at most two; more accesses never give less; saturation ties.
  */
-static void hot_freq_fold_test(struct kunit *test)
+static void hot_score_fold_test(struct kunit *test)
 {
-	const u64 ms = NSEC_PER_MSEC, t0 = 10 * NSEC_PER_SEC;
-	struct hot_freq freq = {}, one = {};
-	int i;
+	static const u32 scores[] = { 0, 1, 255, 256, 1000, 65536, 1U << 30,
+				      U32_MAX };
+	static const u32 counts[] = { 0, 1, 2, 3, 10, 1000, 1U << 24, U32_MAX };
+	u32 score = 0;
+	int i, j;
 
-	hot_freq_fold(&freq, 0, 1000, 1000, false, 0, 2000);
-	KUNIT_EXPECT_EQ(test, freq.nr_reads, 0);
-	/* The first access sets the average; the others only count. */
-	hot_freq_fold(&freq, 3, 1000, 1000, false, 0, 2000);
-	KUNIT_EXPECT_EQ(test, freq.nr_reads, 3);
-	KUNIT_EXPECT_EQ(test, freq.last_read_time, 1000);
-	KUNIT_EXPECT_EQ(test, freq.avg_delta_reads,
-			hot_gap_units(HOT_FIRST_GAP));
-	KUNIT_EXPECT_EQ(test, freq.nr_writes, 0);
+	/* Steady: 10 per pass converges to 10, and stays there. */
+	for (i = 0; i < 40; i++)
+		score = hot_kunit_fold(test, score, 10);
+	KUNIT_EXPECT_GE(test, score, (10U << HOT_SCORE_SHIFT) - 1);
+	KUNIT_EXPECT_LE(test, score, 10U << HOT_SCORE_SHIFT);
+	KUNIT_EXPECT_EQ(test, hot_kunit_fold(test, 10U << HOT_SCORE_SHIFT, 10),
+			10U << HOT_SCORE_SHIFT);
+	/* Accesses stop: two per pass at most at once, then halving to 0. */
+	KUNIT_EXPECT_EQ(test, hot_kunit_fold(test, 1000U << HOT_SCORE_SHIFT, 0),
+			2U << HOT_SCORE_SHIFT);
+	KUNIT_EXPECT_EQ(test, hot_kunit_fold(test, 1U << HOT_SCORE_SHIFT, 0),
+			1U << (HOT_SCORE_SHIFT - 1));
+	KUNIT_EXPECT_EQ(test, hot_kunit_fold(test, 1, 0), 0);
+	/* From 1000 per pass down to 3: 2 * (3 + 1), then down to 3. */
+	score = hot_kunit_fold(test, 1000U << HOT_SCORE_SHIFT, 3);
+	KUNIT_EXPECT_EQ(test, score, 8U << HOT_SCORE_SHIFT);
+	for (i = 0; i < 3; i++)
+		score = hot_kunit_fold(test, score, 3);
+	KUNIT_EXPECT_LE(test, score, 4U << HOT_SCORE_SHIFT);
+	/* Monotone in both the score and the count; saturated at the top. */
+	for (i = 0; i < ARRAY_SIZE(scores); i++) {
+		for (j = 0; j + 1 < ARRAY_SIZE(counts); j++) {
+			u32 here = hot_kunit_fold(test, scores[i], counts[j]);
 
-	/* 8 reads 1 ms apart after the last drain, at once and one by one. */
-	one = freq;
-	hot_freq_fold(&freq, 8, 1000 + ms, 1000 + 8 * ms, false, 1000,
-		      1000 + 9 * ms);
-	for (i = 1; i <= 8; i++)
-		hot_freq_update(&one, 1000 + i * ms, false);
-	KUNIT_EXPECT_EQ(test, freq.nr_reads, one.nr_reads);
-	KUNIT_EXPECT_EQ(test, freq.last_read_time, one.last_read_time);
-	KUNIT_EXPECT_LE(test, abs((s64)freq.avg_delta_reads -
-				  (s64)one.avg_delta_reads), 8);
-
-	/*
-	 * A range read 100 times a second: 50 times under the item lock in
-	 * the second after the drain at t0 (its slot held another item), 50
-	 * times in the slot.  The gap is that of the two together, 10 ms.
-	 */
-	freq = (struct hot_freq){ .nr_reads = 1000, .last_read_time = t0 - ms,
-				  .avg_delta_reads = hot_gap_units(10 * ms) };
-	for (i = 1; i <= 50; i++)
-		hot_freq_update(&freq, t0 + i * 20 * ms, false);
-	KUNIT_EXPECT_GE(test, hot_gap_ns(freq.avg_delta_reads), 17 * ms);
-	hot_freq_fold(&freq, 50, t0 + 10 * ms, t0 + 990 * ms, false, t0,
-		      t0 + NSEC_PER_SEC);
-	KUNIT_EXPECT_GE(test, hot_gap_ns(freq.avg_delta_reads), 9 * ms);
-	KUNIT_EXPECT_LE(test, hot_gap_ns(freq.avg_delta_reads), 11 * ms);
-	KUNIT_EXPECT_EQ(test, freq.nr_reads, 1100);
-	KUNIT_EXPECT_EQ(test, freq.last_read_time, t0 + NSEC_PER_SEC);
-	/*
-	 * After 290 s without access, 100 reads in the last second: the gap
-	 * to the first of them, then 99 of 10 ms, as one by one.
-	 */
-	one = freq;
-	hot_freq_fold(&freq, 100, t0 + 291 * NSEC_PER_SEC,
-		      t0 + 291 * NSEC_PER_SEC + 990 * ms, false,
-		      t0 + 290 * NSEC_PER_SEC, t0 + 292 * NSEC_PER_SEC);
-	for (i = 0; i < 100; i++)
-		hot_freq_update(&one, t0 + 291 * NSEC_PER_SEC + i * 10 * ms,
-				false);
-	KUNIT_EXPECT_LE(test, abs((s64)freq.avg_delta_reads -
-				  (s64)one.avg_delta_reads), 16);
-	KUNIT_EXPECT_LE(test, hot_gap_ns(freq.avg_delta_reads), 50 * ms);
-
-	/* Rates add whatever their size, and never make the gap longer. */
-	KUNIT_EXPECT_EQ(test, hot_avg_add_rate(U64_MAX >> 1, U32_MAX, 1), 0);
-	KUNIT_EXPECT_EQ(test, hot_avg_add_rate(1000, 1, BIT_ULL(40)), 999);
-	KUNIT_EXPECT_EQ(test, hot_avg_add_rate(1000, 1, U64_MAX), 1000);
-	KUNIT_EXPECT_EQ(test, hot_avg_add_rate(1000, 0, 1), 1000);
-
-	/* Saturates. */
-	hot_freq_fold(&freq, 5, NSEC_PER_SEC, 2 * NSEC_PER_SEC, true, 0,
-		      3 * NSEC_PER_SEC);
-	KUNIT_EXPECT_EQ(test, freq.nr_writes, 5);
-	hot_freq_fold(&freq, U32_MAX, 2 * NSEC_PER_SEC, 3 * NSEC_PER_SEC, true,
-		      0, 3 * NSEC_PER_SEC);
-	KUNIT_EXPECT_EQ(test, freq.nr_writes, U32_MAX);
-	KUNIT_EXPECT_EQ(test, freq.last_write_time, 3 * NSEC_PER_SEC);
+			KUNIT_EXPECT_LE(test, here, hot_kunit_fold(test, scores[i],
+								   counts[j + 1]));
+			if (i + 1 < ARRAY_SIZE(scores))
+				KUNIT_EXPECT_LE(test, here,
+						hot_kunit_fold(test, scores[i + 1],
+							       counts[j]));
+		}
+	}
+	KUNIT_EXPECT_EQ(test, hot_kunit_fold(test, U32_MAX, U32_MAX), U32_MAX);
+	KUNIT_EXPECT_EQ(test, hot_kunit_fold(test, 0, U32_MAX), U32_MAX);
 }
 
 static void hot_log2_test(struct kunit *test)
@@ -236,66 +149,198 @@ static void hot_log2_test(struct kunit *test)
 		KUNIT_EXPECT_LT(test, hot_log2(x), hot_log2(x * 3 / 2 + 1));
 }
 
-static void hot_temp_test(struct kunit *test)
+/* @per_pass accesses in each of @passes passes of @pass, the last at @now. */
+static void hot_kunit_passes(struct hot_freq *freq, struct hot_pass *pass,
+			     u32 per_pass, int passes, u64 now)
 {
-	const u64 s = NSEC_PER_SEC, t0 = 1000ULL * NSEC_PER_SEC;
-	struct hot_freq cold = {}, warm = {}, hot = {}, f;
-	u64 now;
 	int i;
 
-	KUNIT_EXPECT_EQ(test, hot_temp(&cold, t0), 0);
+	for (i = passes - 1; i >= 0; i--) {
+		hot_freq_count(freq, per_pass, now - i * pass->delay, false);
+		hot_score_fold(freq, pass->len, pass->len);
+		pass->time = now - i * pass->delay;
+	}
+}
 
-	/* Once a second for a minute, then ten times a second. */
-	for (i = 0; i < 60; i++)
-		hot_freq_update(&warm, t0 + i * s, false);
-	for (i = 0; i < 600; i++)
-		hot_freq_update(&hot, t0 + i * s / 10, false);
-	now = t0 + 60 * s;
-	KUNIT_EXPECT_GT(test, hot_temp(&hot, now), hot_temp(&warm, now));
+static void hot_temp_test(struct kunit *test)
+{
+	const u64 s = NSEC_PER_SEC, ms = NSEC_PER_MSEC;
+	const u64 t0 = 1000ULL * NSEC_PER_SEC;
+	struct hot_pass pass = { .time = t0, .delay = s, .len = s }, p2;
+	struct hot_freq cold = {}, warm = {}, hot = {}, f;
+	u64 now = t0 + 60 * s, x;
+	u32 before;
+	int i, c;
+
+	KUNIT_EXPECT_EQ(test, hot_temp(&pass, &cold, t0), 0);
+
+	/* Once a second for a minute, and ten times a second. */
+	hot_kunit_passes(&warm, &pass, 1, 60, now);
+	hot_kunit_passes(&hot, &pass, 10, 60, now);
+	KUNIT_EXPECT_GT(test, hot_temp(&pass, &hot, now),
+			hot_temp(&pass, &warm, now));
 	/* About once a second is near 2^31; ten times as often, log2(10) more. */
-	KUNIT_EXPECT_EQ(test, hot_temp(&warm, now) >> 24, 128);
-	KUNIT_EXPECT_EQ(test, (hot_temp(&hot, now) - hot_temp(&warm, now) +
-			       (1U << 24)) >> 26, 3);
+	KUNIT_EXPECT_EQ(test, hot_temp(&pass, &warm, now) >> 24, 128);
+	KUNIT_EXPECT_EQ(test, (hot_temp(&pass, &hot, now) -
+			       hot_temp(&pass, &warm, now) + (1U << 24)) >> 26,
+			3);
+	/* The same rate over a ten times longer pass: log2(10) cooler. */
+	p2 = pass;
+	p2.delay = 10 * s;
+	p2.len = 10 * s;
+	KUNIT_EXPECT_EQ(test, (hot_temp(&pass, &hot, now) -
+			       hot_temp(&p2, &hot, now) + (1U << 24)) >> 26, 3);
 
 	/* Writes add to reads. */
 	f = warm;
-	hot_freq_update(&f, now, true);
-	KUNIT_EXPECT_GT(test, hot_temp(&f, now), hot_temp(&warm, now));
+	hot_freq_count(&f, 1, now, true);
+	KUNIT_EXPECT_GT(test, hot_temp(&pass, &f, now),
+			hot_temp(&pass, &warm, now));
+
+	/*
+	 * Within a pass the score decays linearly, to half of it at the
+	 * pass's end (what the next pass keeps if nothing comes).
+	 */
+	for (i = 0; i < 8; i++)
+		KUNIT_EXPECT_LT(test, hot_temp(&pass, &hot, now + (i + 1) * s / 8),
+				hot_temp(&pass, &hot, now + i * s / 8));
+	x = hot.score + ((u64)hot.pending << HOT_SCORE_SHIFT);
+	KUNIT_EXPECT_EQ(test, hot_score_now(&pass, &hot, now), x);
+	KUNIT_EXPECT_EQ(test, hot_score_now(&pass, &hot, now + s),
+			DIV_ROUND_UP_ULL(x, 2));
+	KUNIT_EXPECT_EQ(test, hot_score_now(&pass, &hot, now + 5 * s),
+			DIV_ROUND_UP_ULL(x, 2));
+	/* The rate is the score over the time the pass counted, not the delay. */
+	p2 = pass;
+	p2.delay = 100 * s;
+	KUNIT_EXPECT_EQ(test, hot_temp(&p2, &hot, now), hot_temp(&pass, &hot, now));
+	p2.len = 2 * s;
+	KUNIT_EXPECT_EQ(test, hot_temp(&pass, &hot, now) - hot_temp(&p2, &hot, now),
+			1U << HOT_TEMP_FRAC_BITS);
 
 	/* Idle time cools; an extra access never does. */
 	for (i = 1; i < 1000; i *= 3) {
-		KUNIT_EXPECT_LE(test, hot_temp(&hot, now + (i + 1) * s),
-				hot_temp(&hot, now + i * s));
+		KUNIT_EXPECT_LT(test, hot_temp(&pass, &hot, now + (i + 1) * ms),
+				hot_temp(&pass, &hot, now + i * ms));
+		KUNIT_EXPECT_LE(test, hot_temp(&pass, &hot, now + (i + 1) * s),
+				hot_temp(&pass, &hot, now + i * s));
 		f = hot;
-		hot_freq_update(&f, now + i * s, false);
-		KUNIT_EXPECT_GE(test, hot_temp(&f, now + i * s),
-				hot_temp(&hot, now + i * s));
+		hot_freq_count(&f, 1, now + i * s, false);
+		KUNIT_EXPECT_GE(test, hot_temp(&pass, &f, now + i * s),
+				hot_temp(&pass, &hot, now + i * s));
 		f = cold;
-		hot_freq_update(&f, now, i & 1);
-		KUNIT_EXPECT_GE(test, hot_temp(&f, now + i * s),
-				hot_temp(&cold, now + i * s));
+		hot_freq_count(&f, 1, now, i & 1);
+		KUNIT_EXPECT_GE(test, hot_temp(&pass, &f, now + i * s),
+				hot_temp(&pass, &cold, now + i * s));
+	}
+	/* A pass never warms an item: it holds what the live value reached. */
+	for (c = 0; c < 40; c += 3) {
+		f = hot;
+		hot_freq_count(&f, c, now + s / 2, false);
+		before = hot_temp(&pass, &f, now + s);
+		hot_score_fold(&f, s, s);
+		p2 = (struct hot_pass){ .time = now + s, .delay = s, .len = s };
+		KUNIT_EXPECT_LE(test, hot_temp(&p2, &f, now + s), before);
+		KUNIT_EXPECT_LE(test, hot_temp(&p2, &f, now + 2 * s),
+				hot_temp(&p2, &f, now + s));
 	}
 
-	/* Of two bursts, ten times the reads is hotter, by about log2(10). */
+	/* Of two bursts in a pass, ten times the reads is hotter by log2(10). */
 	f = cold;
-	for (i = 0; i < 4; i++)
-		hot_freq_update(&f, now + i * 1000, false);
+	hot_freq_count(&f, 4, now, false);
 	warm = cold;
-	for (i = 0; i < 40; i++)
-		hot_freq_update(&warm, now + i * 1000, false);
-	KUNIT_EXPECT_GT(test, hot_temp(&warm, now + SZ_1M),
-			hot_temp(&f, now + SZ_1M) + (3U << HOT_TEMP_FRAC_BITS));
+	hot_freq_count(&warm, 40, now, false);
+	KUNIT_EXPECT_GT(test, hot_temp(&pass, &warm, now + SZ_1M),
+			hot_temp(&pass, &f, now + SZ_1M) +
+			(3U << HOT_TEMP_FRAC_BITS));
 
-	/* Saturated counters change nothing. */
+	/*
+	 * The hot set moves: an item read 1000 times a pass is no longer
+	 * read; by the second pass it is below one read 4 times a pass
+	 * since the move.
+	 */
+	f = cold;
+	hot_kunit_passes(&f, &pass, 1000, 10, now);
+	warm = cold;
+	hot_kunit_passes(&warm, &pass, 4, 2, now + 2 * s);
+	hot_kunit_passes(&f, &pass, 0, 2, now + 2 * s);
+	KUNIT_EXPECT_LT(test, hot_temp(&pass, &f, now + 2 * s),
+			hot_temp(&pass, &warm, now + 2 * s));
+
+	/* Saturated counters change nothing; a saturated score still cools. */
 	f = hot;
 	f.nr_reads = U32_MAX;
-	KUNIT_EXPECT_EQ(test, hot_temp(&f, now), hot_temp(&hot, now));
-	/* Extremes: a clock behind the last access, the longest gaps. */
-	KUNIT_EXPECT_GT(test, hot_temp(&hot, t0), 0);
+	KUNIT_EXPECT_EQ(test, hot_temp(&pass, &f, now),
+			hot_temp(&pass, &hot, now));
+	f.score = U32_MAX;
+	f.pending = U32_MAX;
+	p2 = (struct hot_pass){ .time = now, .delay = s, .len = s };
+	KUNIT_EXPECT_LT(test, hot_temp(&p2, &f, now + s / 2),
+			hot_temp(&p2, &f, now));
+	KUNIT_EXPECT_GT(test, hot_temp(&pass, &f, now), hot_temp(&pass, &hot, now));
+	/* Extremes: a clock behind the pass and the last access, long idle. */
+	KUNIT_EXPECT_GT(test, hot_temp(&pass, &hot, t0), 0);
+	f = hot;
+	f.score = 0;
+	f.pending = 0;
 	f.last_read_time = 0;
-	f.avg_delta_reads = U32_MAX;
-	KUNIT_EXPECT_LT(test, hot_temp(&f, U64_MAX), 2U << HOT_TEMP_FRAC_BITS);
-	KUNIT_EXPECT_LE(test, hot_temp(&f, U64_MAX), hot_temp(&f, U64_MAX / 2));
+	KUNIT_EXPECT_LT(test, hot_temp(&pass, &f, U64_MAX),
+			3U << HOT_TEMP_FRAC_BITS);
+	KUNIT_EXPECT_LE(test, hot_temp(&pass, &f, U64_MAX),
+			hot_temp(&pass, &f, U64_MAX / 2));
+	/* Idle, without score: 0x68000000 (demote_temp) after some 860 s. */
+	f.last_read_time = t0;
+	KUNIT_EXPECT_GT(test, hot_temp(&pass, &f, t0 + 855 * s), 0x68000000);
+	KUNIT_EXPECT_LT(test, hot_temp(&pass, &f, t0 + 865 * s), 0x68000000);
+}
+
+/* The gaps a temperature stands for, and a saved gap loaded back. */
+static void hot_gaps_test(struct kunit *test)
+{
+	const u64 s = NSEC_PER_SEC, ms = NSEC_PER_MSEC, t0 = 1000 * s;
+	struct hot_pass pass = { .time = t0, .delay = s, .len = s };
+	struct hot_freq f = {};
+	u64 r, w;
+
+	hot_freq_gaps(&pass, &f, t0, &r, &w);
+	KUNIT_EXPECT_EQ(test, r, 0);
+	KUNIT_EXPECT_EQ(test, w, 0);
+	/*
+	 * 100 reads a pass: 10 ms, and the temperature of 10 ms, but for
+	 * hot_log2() taking the logarithms of score and delay apart.
+	 */
+	hot_kunit_passes(&f, &pass, 100, 20, t0);
+	hot_freq_gaps(&pass, &f, t0, &r, &w);
+	KUNIT_EXPECT_LE(test, abs((s64)r - (s64)(10 * ms)), 10 * ms / 100);
+	KUNIT_EXPECT_EQ(test, w, 0);
+	KUNIT_EXPECT_LE(test, abs((s64)hot_temp(&pass, &f, t0) -
+			(s64)hot_log2(div64_u64(BIT_ULL(HOT_RATE_SHIFT), r))),
+			1 << 23);
+	/* Reads and writes share the rate as they share the counts. */
+	f.nr_writes = f.nr_reads / 3;
+	hot_freq_gaps(&pass, &f, t0, &r, &w);
+	KUNIT_EXPECT_LE(test, abs((s64)(r * f.nr_reads - w * f.nr_writes)),
+			(s64)(f.nr_reads + f.nr_writes));
+	KUNIT_EXPECT_GT(test, w, r);
+	/* Long idle, the score gone: the idle gap, 15 s + age / 16. */
+	f.score = 0;
+	hot_freq_gaps(&pass, &f, t0 + 1600 * s, &r, &w);
+	KUNIT_EXPECT_EQ(test, r, div64_u64((15 * s + 100 * s) *
+					   (f.nr_reads + f.nr_writes),
+					   f.nr_reads));
+
+	/* A loaded gap reads back as saved, cooled by half a pass of age. */
+	f = (struct hot_freq){ .nr_reads = 1 };
+	pass.time = t0 - s / 3;
+	f.score = hot_score_load(&pass, 5 * ms, 0, t0);
+	hot_freq_gaps(&pass, &f, t0, &r, &w);
+	KUNIT_EXPECT_LE(test, abs((s64)r - (s64)(5 * ms)), 50000);
+	f.score = hot_score_load(&pass, 5 * ms, 2 * s + s / 2, t0);
+	hot_freq_gaps(&pass, &f, t0, &r, &w);
+	/* 2.5 passes: 1/4 and 3/4 of that: 5 ms * 16 / 3. */
+	KUNIT_EXPECT_LE(test, abs((s64)r - (s64)(80 * ms / 3)), 270000);
+	KUNIT_EXPECT_EQ(test, hot_score_load(&pass, 0, 64 * s, t0), 0);
+	KUNIT_EXPECT_GT(test, hot_score_load(&pass, 0, 0, t0), 0);
 }
 
 /* Inodes of this generation are the test filesystem's internal files. */
@@ -344,6 +389,8 @@ static int hot_kunit_init(struct kunit *test)
 	}
 	KUNIT_ASSERT_EQ(test, hot_track_enable(fs->sb, &hot_kunit_type), 0);
 	fs->hi = rcu_dereference_protected(fs->sb->s_hot_info, true);
+	/* The tests run the update passes; those that need the worker queue it. */
+	cancel_delayed_work_sync(&fs->hi->update_work);
 	test->priv = fs;
 	return 0;
 }
@@ -568,15 +615,33 @@ static void hot_temp_bucket_test(struct kunit *test)
 				hot_temp_bucket(min_t(u64, t * 3 + 1, U32_MAX)));
 }
 
-/* Give range @index of @he a read history: one read every @gap ns until @now. */
+/*
+ * An update pass at @now (ns) that counted the hot-update-delay before it,
+ * as the update worker's do, whatever the time of the pass before.
+ */
+static void hot_kunit_pass(struct hot_info *hi, u64 now, u64 kick)
+{
+	u64 delay = (u64)READ_ONCE(sysctl_hot_update_delay) * NSEC_PER_SEC;
+
+	WRITE_ONCE(hi->pass.time, now > delay ? now - delay : 0);
+	hot_update_all(hi, now, kick);
+}
+
+/*
+ * Give range @index of @he a read history: one read every @gap ns until
+ * @now, steady over the passes of the current hot-update-delay.
+ */
 static void hot_kunit_set_range(struct hot_inode_item *he, unsigned long index,
 				u64 gap, u64 now)
 {
 	struct hot_range_item *hr = xa_load(&he->ranges, index);
+	u64 per_pass = div64_u64((u64)READ_ONCE(sysctl_hot_update_delay) *
+				 NSEC_PER_SEC, gap);
 
 	xa_lock(&he->ranges);
 	hr->freq.nr_reads = 10;
-	hr->freq.avg_delta_reads = hot_gap_units(gap);
+	hr->freq.pending = per_pass;
+	hr->freq.score = per_pass << HOT_SCORE_SHIFT;
 	hr->freq.last_read_time = now;
 	hr->freq.nr_writes = 0;
 	hr->freq.last_write_time = 0;
@@ -604,6 +669,7 @@ static void hot_update_test(struct kunit *test)
 	struct hot_range_item *hr[4];
 	u64 now = hot_clock_ns() + 1000 * s;
 	struct hot_freq freq;
+	u64 gap;
 	u32 temp;
 	int i;
 	bool more;
@@ -620,10 +686,10 @@ static void hot_update_test(struct kunit *test)
 	he->freq.last_read_time = now;
 	xa_unlock(&he->ranges);
 
-	hot_update_all(fs->hi, now, 60 * s);
+	hot_kunit_pass(fs->hi, now, 60 * s);
 	for (i = 0; i < 4; i++) {
 		KUNIT_EXPECT_EQ(test, hr[i]->temp,
-				hot_temp(&hr[i]->freq, now));
+				hot_temp(&fs->hi->pass, &hr[i]->freq, now));
 		KUNIT_EXPECT_TRUE(test, hot_kunit_in_map(fs->hi, hr[i]));
 	}
 	KUNIT_EXPECT_GT(test, hr[0]->temp, hr[1]->temp);
@@ -631,7 +697,7 @@ static void hot_update_test(struct kunit *test)
 	KUNIT_EXPECT_NE(test, he->temp, 0);
 	/* The ioctl reports that of the last pass unless asked for a live one. */
 	KUNIT_EXPECT_EQ(test, hot_track_get_freq(fs->inode[0], &freq, false,
-						 &temp), 0);
+						 &temp, &gap, &gap), 0);
 	KUNIT_EXPECT_EQ(test, temp, he->temp);
 
 	/* The coldest goes first, then the next. */
@@ -647,13 +713,13 @@ static void hot_update_test(struct kunit *test)
 
 	/* Aging: range 1 idle for 2 minutes goes, range 0 stays. */
 	hot_kunit_set_range(he, 1, ms, now - 120 * s);
-	hot_update_all(fs->hi, now, 60 * s);
+	hot_kunit_pass(fs->hi, now, 60 * s);
 	KUNIT_EXPECT_NULL(test, xa_load(&he->ranges, 1));
 	KUNIT_EXPECT_NOT_NULL(test, xa_load(&he->ranges, 0));
 	KUNIT_EXPECT_NOT_NULL(test, hot_kunit_item(fs, 0));
 
 	/* Everything idle: the ranges, then the inode item, go. */
-	hot_update_all(fs->hi, now + 120 * s, 60 * s);
+	hot_kunit_pass(fs->hi, now + 120 * s, 60 * s);
 	KUNIT_EXPECT_NULL(test, hot_kunit_item(fs, 0));
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_ranges), 0);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_inodes), 0);
@@ -679,7 +745,7 @@ static void hot_evict_batch_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, hot_mem_excess(SZ_1M + size + 1, SZ_1M), 2);
 
 	hot_kunit_io(fs->inode[0], 0, 1500ULL * SZ_1M, READ);
-	hot_update_all(fs->hi, hot_clock_ns(), 60ULL * NSEC_PER_SEC);
+	hot_kunit_pass(fs->hi, hot_clock_ns(), 60ULL * NSEC_PER_SEC);
 	KUNIT_EXPECT_EQ(test, hot_evict_coldest(fs->hi, ULONG_MAX, &more),
 			HOT_EVICT_BATCH);
 	KUNIT_EXPECT_TRUE(test, more);
@@ -699,7 +765,11 @@ static void hot_evict_batch_test(struct kunit *test)
 static void hot_lock_batch_test(struct kunit *test)
 {
 	struct hot_kunit_fs *fs = test->priv;
-	u64 now = hot_clock_ns(), kick = 60ULL * NSEC_PER_SEC;
+	struct hot_update_ctl ctl = {
+		.pass.time = hot_clock_ns(), .pass.delay = NSEC_PER_SEC,
+		.pass.len = NSEC_PER_SEC, .prev_len = NSEC_PER_SEC, .nr = 1,
+		.kick = 60ULL * NSEC_PER_SEC,
+	};
 	struct hot_inode_item *he;
 	unsigned long next = 0, holds;
 	bool done;
@@ -710,14 +780,14 @@ static void hot_lock_batch_test(struct kunit *test)
 
 	rcu_read_lock();
 	spin_lock(&fs->hi->map_lock);
-	done = hot_update_inode(fs->hi, he, now, kick, &next);
+	done = hot_update_inode(fs->hi, he, &ctl, &next);
 	spin_unlock(&fs->hi->map_lock);
 	KUNIT_EXPECT_FALSE(test, done);
 	KUNIT_EXPECT_EQ(test, next, HOT_LOCK_BATCH);
 	KUNIT_EXPECT_EQ(test, READ_ONCE(fs->hi->nr_mapped), HOT_LOCK_BATCH);
 	for (holds = 1; !done && holds < 2500; holds++) {
 		spin_lock(&fs->hi->map_lock);
-		done = hot_update_inode(fs->hi, he, now, kick, &next);
+		done = hot_update_inode(fs->hi, he, &ctl, &next);
 		spin_unlock(&fs->hi->map_lock);
 	}
 	rcu_read_unlock();
@@ -744,6 +814,114 @@ static void hot_lock_batch_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->mem), 0);
 }
 
+/* Set the score and pending accesses of @freq, under the item lock. */
+static void hot_kunit_set_score(struct hot_inode_item *he,
+				struct hot_freq *freq, u32 score, u32 pending)
+{
+	xa_lock(&he->ranges);
+	freq->score = score;
+	freq->pending = pending;
+	xa_unlock(&he->ranges);
+}
+
+/* The number of a new pass for &hot_inode_item.folded, as hot_update_all(). */
+static u8 hot_kunit_next_nr(struct hot_info *hi)
+{
+	hi->nr_folds++;
+	return hi->nr_folds % 255 + 1;
+}
+
+/* A pass folds an item once however often it meets it; the next again. */
+static void hot_fold_once_test(struct kunit *test)
+{
+	struct hot_kunit_fs *fs = test->priv;
+	struct hot_update_ctl ctl = {
+		.pass.time = hot_clock_ns(), .pass.delay = NSEC_PER_SEC,
+		.pass.len = NSEC_PER_SEC, .prev_len = NSEC_PER_SEC,
+		.kick = 60ULL * NSEC_PER_SEC,
+	};
+	struct hot_inode_item *he;
+	struct hot_range_item *hr;
+	unsigned long next;
+	int i;
+
+	hot_kunit_io(fs->inode[0], 0, SZ_1M, READ);
+	hot_track_drain(fs->hi);
+	he = hot_kunit_item(fs, 0);
+	KUNIT_ASSERT_NOT_NULL(test, he);
+	hr = xa_load(&he->ranges, 0);
+	KUNIT_ASSERT_NOT_NULL(test, hr);
+	ctl.nr = hot_kunit_next_nr(fs->hi);
+	hot_kunit_set_score(he, &he->freq, 0, 8);
+	hot_kunit_set_score(he, &hr->freq, 0, 8);
+	for (i = 0; i < 3; i++) {
+		next = 0;
+		rcu_read_lock();
+		spin_lock(&fs->hi->map_lock);
+		KUNIT_EXPECT_TRUE(test, hot_update_inode(fs->hi, he, &ctl, &next));
+		spin_unlock(&fs->hi->map_lock);
+		rcu_read_unlock();
+		/* 8 pending: a score of 4, and no more folding in this pass. */
+		KUNIT_EXPECT_EQ(test, he->freq.score, 4U << HOT_SCORE_SHIFT);
+		KUNIT_EXPECT_EQ(test, hr->freq.score, 4U << HOT_SCORE_SHIFT);
+		KUNIT_EXPECT_EQ(test, hr->freq.pending, 0);
+	}
+	/* The next pass halves it. */
+	ctl.nr = hot_kunit_next_nr(fs->hi);
+	next = 0;
+	rcu_read_lock();
+	spin_lock(&fs->hi->map_lock);
+	KUNIT_EXPECT_TRUE(test, hot_update_inode(fs->hi, he, &ctl, &next));
+	spin_unlock(&fs->hi->map_lock);
+	rcu_read_unlock();
+	KUNIT_EXPECT_EQ(test, he->freq.score, 2U << HOT_SCORE_SHIFT);
+	KUNIT_EXPECT_EQ(test, hr->freq.score, 2U << HOT_SCORE_SHIFT);
+	/* So does hot_update_all(), at each call. */
+	hot_kunit_pass(fs->hi, ctl.pass.time, ctl.kick);
+	KUNIT_EXPECT_EQ(test, hr->freq.score, 1U << HOT_SCORE_SHIFT);
+	hot_kunit_pass(fs->hi, ctl.pass.time, ctl.kick);
+	KUNIT_EXPECT_EQ(test, hr->freq.score, 1U << (HOT_SCORE_SHIFT - 1));
+}
+
+/*
+ * A pass counts over the time since the pass before, within bounds, and
+ * takes the scores from the length of that one to its own.
+ */
+static void hot_pass_len_test(struct kunit *test)
+{
+	struct hot_kunit_fs *fs = test->priv;
+	const u64 s = NSEC_PER_SEC, t = hot_clock_ns() + 1000 * s;
+	struct hot_inode_item *he;
+	struct hot_range_item *hr;
+
+	hot_kunit_io(fs->inode[0], 0, SZ_1M, READ);
+	hot_track_drain(fs->hi);
+	he = hot_kunit_item(fs, 0);
+	KUNIT_ASSERT_NOT_NULL(test, he);
+	hr = xa_load(&he->ranges, 0);
+	KUNIT_ASSERT_NOT_NULL(test, hr);
+	hot_kunit_pass(fs->hi, t, U64_MAX);
+	KUNIT_EXPECT_EQ(test, fs->hi->pass.len,
+			(u64)READ_ONCE(sysctl_hot_update_delay) * s);
+	hot_update_all(fs->hi, t + 3 * s, U64_MAX);
+	KUNIT_EXPECT_EQ(test, fs->hi->pass.len, 3 * s);
+	/*
+	 * 12 accesses per pass of 3 s, then 12 in a pass of 6 s: the score,
+	 * 24 per 6 s, and the 12 make 18 per 6 s (12 without rescaling).
+	 */
+	hot_kunit_set_score(he, &hr->freq, 12U << HOT_SCORE_SHIFT, 12);
+	hot_update_all(fs->hi, t + 9 * s, U64_MAX);
+	KUNIT_EXPECT_EQ(test, fs->hi->pass.len, 6 * s);
+	KUNIT_EXPECT_EQ(test, hr->freq.score, 18U << HOT_SCORE_SHIFT);
+	KUNIT_EXPECT_EQ(test, hr->temp,
+			hot_temp(&fs->hi->pass, &hr->freq, t + 9 * s));
+	/* A clock behind the last pass, and a pass days after it. */
+	hot_update_all(fs->hi, t, U64_MAX);
+	KUNIT_EXPECT_EQ(test, fs->hi->pass.len, HOT_PASS_LEN_MIN);
+	hot_update_all(fs->hi, t + BIT_ULL(50), U64_MAX);
+	KUNIT_EXPECT_EQ(test, fs->hi->pass.len, HOT_PASS_LEN_MAX);
+}
+
 /*
  * An update pass asked to reschedule within a file stops after a batch, for
  * the walk to break RCU, and goes on from the range where it stopped.
@@ -751,7 +929,9 @@ static void hot_lock_batch_test(struct kunit *test)
 static void hot_update_resched_test(struct kunit *test)
 {
 	struct hot_update_ctl ctl = {
-		.now = hot_clock_ns(), .kick = 60ULL * NSEC_PER_SEC,
+		.pass.time = hot_clock_ns(), .pass.delay = NSEC_PER_SEC,
+		.pass.len = NSEC_PER_SEC, .prev_len = NSEC_PER_SEC, .nr = 1,
+		.kick = 60ULL * NSEC_PER_SEC,
 	};
 	struct hot_kunit_fs *fs = test->priv;
 	struct hot_inode_item *he;
@@ -813,11 +993,13 @@ static void hot_mem_cap_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->mem),
 			hot_kunit_mem(1, 4, 3));
 
-	/* The coldest, range 64, goes first, and its leaf node with it. */
+	/*
+	 * The coldest, range 64, goes first, and its leaf node with it: the
+	 * update worker's pass, below, folds these and evicts.
+	 */
 	for (i = 0; i < ARRAY_SIZE(index); i++)
 		hot_kunit_set_range(he, index[i],
 				    i == 2 ? NSEC_PER_SEC : NSEC_PER_MSEC, now);
-	hot_update_all(fs->hi, now, 60ULL * NSEC_PER_SEC);
 	/* A cap whose seven eighths leave room for the three others. */
 	cap = DIV_ROUND_UP(hot_kunit_mem(1, 3, 2) * HOT_MEM_ROOM,
 			   HOT_MEM_ROOM - 1);
@@ -854,7 +1036,8 @@ static void hot_shrink_test(struct kunit *test)
 	struct shrink_control sc = { .gfp_mask = GFP_KERNEL };
 	u64 now = hot_clock_ns();
 	struct hot_inode_item *he;
-	unsigned long count;
+	struct hot_range_item *hr;
+	unsigned long count, idx;
 	int i;
 
 	hot_kunit_io(fs->inode[0], 0, 1000 * SZ_1M, READ);
@@ -862,7 +1045,7 @@ static void hot_shrink_test(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, he);
 	for (i = 0; i < 1000; i++)
 		hot_kunit_set_range(he, i, NSEC_PER_MSEC * (i + 1), now);
-	hot_update_all(fs->hi, now, 60ULL * NSEC_PER_SEC);
+	hot_kunit_pass(fs->hi, now, 60ULL * NSEC_PER_SEC);
 
 	/* 1001 items; the hottest 1/8 (125) are never offered. */
 	count = hot_shrink_count(fs->hi->shrinker, &sc);
@@ -893,7 +1076,9 @@ static void hot_shrink_test(struct kunit *test)
 	KUNIT_EXPECT_NOT_NULL(test, xa_load(&he->ranges, 99));
 
 	/* Each pass lowers the floor to an eighth of what is left. */
-	hot_update_all(fs->hi, now, 60ULL * NSEC_PER_SEC);
+	xa_for_each(&he->ranges, idx, hr)
+		hot_kunit_set_range(he, idx, NSEC_PER_MSEC * (idx + 1), now);
+	hot_kunit_pass(fs->hi, now, 60ULL * NSEC_PER_SEC);
 	KUNIT_EXPECT_EQ(test, hot_shrink_count(fs->hi->shrinker, &sc),
 			1001 / HOT_SHRINK_KEEP - HOT_SHRINK_KEEP_MIN);
 	sc.nr_to_scan = hot_shrink_count(fs->hi->shrinker, &sc);
@@ -939,7 +1124,7 @@ static void hot_spot_order_test(struct kunit *test)
 	for (i = 0; i < 8; i++)
 		hot_kunit_set_range(he, i, NSEC_PER_MSEC * (1170 - 10 * i) / 1000,
 				    now);
-	hot_update_all(fs->hi, now, 60ULL * NSEC_PER_SEC);
+	hot_kunit_pass(fs->hi, now, 60ULL * NSEC_PER_SEC);
 	hot_track_spot(fs->hi, true, 8, hot_kunit_spot_one, &spot);
 	KUNIT_ASSERT_EQ(test, spot.n, 8);
 	KUNIT_EXPECT_EQ(test, hot_temp_bucket(spot.temp[0]),
@@ -966,7 +1151,7 @@ static void hot_hot_ranges_test(struct kunit *test)
 	for (i = 0; i < 6; i++)
 		hot_kunit_set_range(he, i, (i + 1) * NSEC_PER_MSEC, now);
 	KUNIT_EXPECT_EQ(test, hot_track_hot_ranges(fs->sb, 0, 0, refs, 8), 0);
-	hot_update_all(fs->hi, now, 60ULL * NSEC_PER_SEC);
+	hot_kunit_pass(fs->hi, now, 60ULL * NSEC_PER_SEC);
 
 	n = hot_track_hot_ranges(fs->sb, 0, 0, refs, 8);
 	KUNIT_ASSERT_EQ(test, n, 6);
@@ -1061,6 +1246,7 @@ static void hot_pcp_test(struct kunit *test)
 	struct hot_inode_item *he;
 	struct hot_range_item *hr;
 	struct hot_freq freq;
+	u64 r, w;
 	u32 temp;
 	int i;
 
@@ -1083,9 +1269,12 @@ static void hot_pcp_test(struct kunit *test)
 
 	/* The heat of one file shows what its slots hold, and leaves it. */
 	KUNIT_EXPECT_EQ(test, hot_track_get_freq(fs->inode[0], &freq, true,
-						 &temp), 0);
+						 &temp, &r, &w), 0);
 	KUNIT_EXPECT_EQ(test, freq.nr_reads, 2);
 	KUNIT_EXPECT_EQ(test, freq.nr_writes, 2);
+	KUNIT_EXPECT_EQ(test, freq.pending, 4);
+	KUNIT_EXPECT_EQ(test, r, w);
+	KUNIT_EXPECT_GT(test, temp, 0);
 	KUNIT_EXPECT_EQ(test, he->freq.nr_reads, 1);
 	KUNIT_EXPECT_EQ(test, hr->freq.nr_reads, 1);
 	hot_track_drain(fs->hi);
@@ -1095,7 +1284,7 @@ static void hot_pcp_test(struct kunit *test)
 
 	/* An update pass folds them too. */
 	hot_track_io(fs->inode[0], 0, SZ_4K, READ);
-	hot_update_all(fs->hi, hot_clock_ns(), 3600ULL * NSEC_PER_SEC);
+	hot_kunit_pass(fs->hi, hot_clock_ns(), 3600ULL * NSEC_PER_SEC);
 	KUNIT_EXPECT_EQ(test, hr->freq.nr_reads, 3);
 	KUNIT_EXPECT_EQ(test, he->freq.nr_reads, 3);
 
@@ -1160,7 +1349,7 @@ static void hot_pcp_gone_test(struct kunit *test)
 	hr = xa_load(&he->ranges, 1);
 	KUNIT_ASSERT_NOT_NULL(test, hr);
 	KUNIT_EXPECT_EQ(test, hr->freq.nr_reads, 1);
-	hot_update_all(fs->hi, hot_clock_ns(), 3600ULL * NSEC_PER_SEC);
+	hot_kunit_pass(fs->hi, hot_clock_ns(), 3600ULL * NSEC_PER_SEC);
 	hot_track_io(fs->inode[0], SZ_1M, SZ_4K, READ);
 	/* Freed and made again in one RCU read section: at another address. */
 	rcu_read_lock();
@@ -1175,8 +1364,8 @@ static void hot_pcp_gone_test(struct kunit *test)
 }
 
 /*
- * The slots of one item on two CPUs, drained together: one stream of 100
- * reads, 10 ms apart on average, not two streams one after the other.
+ * The slots of one item on two CPUs add up: every access counts once, the
+ * latest time stands, and the pass folds them into the score.
  */
 static void hot_pcp_merge_test(struct kunit *test)
 {
@@ -1185,7 +1374,7 @@ static void hot_pcp_merge_test(struct kunit *test)
 	struct hot_inode_item *he;
 	struct hot_pcp_slot *s;
 	int cpu, n = 0;
-	u64 base, gap;
+	u64 last;
 	u32 h;
 
 	if (num_possible_cpus() < 2)
@@ -1194,8 +1383,7 @@ static void hot_pcp_merge_test(struct kunit *test)
 	he = hot_kunit_item(fs, 0);
 	KUNIT_ASSERT_NOT_NULL(test, he);
 	h = hot_pcp_hash(&he->key, HOT_PCP_INODE);
-	base = fs->hi->pcp_drained[h];
-	KUNIT_ASSERT_LE(test, he->freq.last_read_time, base);
+	last = he->freq.last_read_time;
 	for_each_possible_cpu(cpu) {
 		if (n == 2)
 			break;
@@ -1205,20 +1393,22 @@ static void hot_pcp_merge_test(struct kunit *test)
 		*s = (struct hot_pcp_slot){
 			.item = he, .key = he->key, .generation = he->generation,
 			.index = HOT_PCP_INODE, .nr_reads = 50,
-			.first_read_time = he->freq.last_read_time +
-					   (n ? 10 : 20) * ms,
-			.last_read_time = he->freq.last_read_time +
-					  (n ? 1000 : 990) * ms,
+			.nr_writes = n, .last_read_time = last +
+					   (n ? 1000 : 990) * ms,
+			.last_write_time = n ? last + 5 * ms : 0,
 		};
 		spin_unlock(&per_cpu_ptr(fs->hi->pcp, cpu)->lock);
 		n++;
 	}
 	hot_track_drain(fs->hi);
 	KUNIT_EXPECT_EQ(test, he->freq.nr_reads, 101);
-	/* 100 gaps of 10 ms after one of 1 s: (15/16)^100 of it is left. */
-	gap = hot_gap_ns(he->freq.avg_delta_reads);
-	KUNIT_EXPECT_GE(test, gap, 10 * ms);
-	KUNIT_EXPECT_LE(test, gap, 12 * ms);
+	KUNIT_EXPECT_EQ(test, he->freq.nr_writes, 1);
+	KUNIT_EXPECT_EQ(test, he->freq.pending, 102);
+	KUNIT_EXPECT_EQ(test, he->freq.last_read_time, last + 1000 * ms);
+	KUNIT_EXPECT_EQ(test, he->freq.last_write_time, last + 5 * ms);
+	hot_kunit_pass(fs->hi, hot_clock_ns(), 3600ULL * NSEC_PER_SEC);
+	KUNIT_EXPECT_EQ(test, he->freq.pending, 0);
+	KUNIT_EXPECT_EQ(test, he->freq.score, 102U << (HOT_SCORE_SHIFT - 1));
 }
 
 /*
@@ -1300,6 +1490,7 @@ static void hot_concurrent_test(struct kunit *test)
 	unsigned int passes = 0;
 	struct hot_freq freq;
 	bool busy = true;
+	u64 r, w;
 
 	t = kunit_kcalloc(test, nr, sizeof(*t), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, t);
@@ -1315,8 +1506,8 @@ static void hot_concurrent_test(struct kunit *test)
 	complete_all(&go);
 	/* The threads wait on @go, on this stack: let them finish first. */
 	while (busy) {
-		hot_update_all(fs->hi, hot_clock_ns(), 3600ULL * NSEC_PER_SEC);
-		hot_track_get_freq(fs->inode[0], &freq, true, &temp);
+		hot_kunit_pass(fs->hi, hot_clock_ns(), 3600ULL * NSEC_PER_SEC);
+		hot_track_get_freq(fs->inode[0], &freq, true, &temp, &r, &w);
 		passes++;
 		cond_resched();
 		busy = false;
@@ -1326,6 +1517,8 @@ static void hot_concurrent_test(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, started, nr);
 	kunit_info(test, "%u threads, %u update passes beside them\n", nr,
 		   passes);
+	/* What the threads counted in slots after the last pass's drain. */
+	hot_track_drain(fs->hi);
 
 	he = hot_kunit_item(fs, 0);
 	KUNIT_ASSERT_NOT_NULL(test, he);
@@ -1391,7 +1584,7 @@ static void hot_query_test(struct kunit *test)
 						  &oflags), 0);
 	KUNIT_EXPECT_EQ(test, oflags, HOT_QUERY_END);
 
-	hot_update_all(fs->hi, now, 60ULL * NSEC_PER_SEC);
+	hot_kunit_pass(fs->hi, now, 60ULL * NSEC_PER_SEC);
 	n = hot_track_hot_ranges(fs->sb, 0, 0, refs, 8);
 	KUNIT_ASSERT_EQ(test, n, 6);
 	/* Pages of one, two, or all: the order of hot_track_hot_ranges(). */
@@ -1435,7 +1628,12 @@ static void hot_query_test(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, hot_track_query(fs->sb, true, cursor, recs, 1,
 					      &oflags, &pass), 1);
 	KUNIT_EXPECT_EQ(test, oflags, 0);
-	hot_update_all(fs->hi, now, 60ULL * NSEC_PER_SEC);
+	/* The same accesses again, for the pass to keep the order. */
+	for (i = 0; i < 6; i++)
+		if (i != 1 && i != 3)
+			hot_kunit_set_range(he, i, (i + 1) * NSEC_PER_MSEC,
+					    now);
+	hot_kunit_pass(fs->hi, now, 60ULL * NSEC_PER_SEC);
 	KUNIT_ASSERT_EQ(test, hot_track_query(fs->sb, true, cursor, recs, 8,
 					      &oflags, &pass), 3);
 	KUNIT_EXPECT_EQ(test, oflags, HOT_QUERY_REORDERED | HOT_QUERY_END);
@@ -1471,7 +1669,7 @@ static void hot_query_test(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, oflags & HOT_QUERY_REORDERED);
 
 	/* Eviction that moves files behind others of their bucket is said. */
-	hot_update_all(fs->hi, now, 60ULL * NSEC_PER_SEC);
+	hot_kunit_pass(fs->hi, now, 60ULL * NSEC_PER_SEC);
 	memset(cursor, 0, sizeof(cursor));
 	oflags = 0;
 	KUNIT_ASSERT_EQ(test, hot_track_query(fs->sb, false, cursor, recs, 1,
@@ -1485,7 +1683,7 @@ static void hot_query_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, hot_track_query(fs->sb, false, cursor, recs, 8,
 					      &oflags, &pass), 0);
 	KUNIT_EXPECT_EQ(test, oflags, HOT_QUERY_REORDERED | HOT_QUERY_END);
-	hot_update_all(fs->hi, now, 60ULL * NSEC_PER_SEC);
+	hot_kunit_pass(fs->hi, now, 60ULL * NSEC_PER_SEC);
 }
 
 /* FS_IOC_SET_HEAT_INFO's load: counts add, ages become times, the cap. */
@@ -1494,7 +1692,7 @@ static void hot_load_test(struct kunit *test)
 	struct hot_kunit_fs *fs = test->priv;
 	struct hot_item_rec recs[2] = {
 		{ .num_reads = 7, .avg_delta_reads = 4 * NSEC_PER_MSEC,
-		  .read_age = 3 * NSEC_PER_SEC, .write_age = HOT_AGE_NEVER },
+		  .read_age = 3ULL * NSEC_PER_SEC, .write_age = HOT_AGE_NEVER },
 		{ .flags = HOT_REC_RANGE, .offset = 2 * SZ_1M, .num_reads = 5,
 		  .avg_delta_reads = 2 * NSEC_PER_MSEC, .read_age = U64_MAX - 1,
 		  .num_writes = U32_MAX, .avg_delta_writes = NSEC_PER_SEC,
@@ -1502,7 +1700,8 @@ static void hot_load_test(struct kunit *test)
 	};
 	struct hot_inode_item *he;
 	struct hot_range_item *hr;
-	u64 before, after;
+	u64 before, after, r, w;
+	struct hot_pass pass;
 
 	before = hot_clock_ns();
 	hot_kunit_io(fs->inode[0], 0, 1, READ);
@@ -1510,17 +1709,19 @@ static void hot_load_test(struct kunit *test)
 	after = hot_clock_ns();
 	he = hot_kunit_item(fs, 0);
 	KUNIT_ASSERT_NOT_NULL(test, he);
-	/* The file read once here: its own average gap stands. */
+	/* The file read once here: the saved rate adds to its own. */
 	KUNIT_EXPECT_EQ(test, he->freq.nr_reads, 8);
-	KUNIT_EXPECT_EQ(test, hot_gap_ns(he->freq.avg_delta_reads),
-			hot_gap_ns(hot_gap_units(HOT_FIRST_GAP)));
+	KUNIT_EXPECT_GT(test, he->freq.score, 0);
 	/* The later time: the read here, not the one 3 s ago. */
 	KUNIT_EXPECT_GE(test, he->freq.last_read_time, before);
 	hr = xa_load(&he->ranges, 2);
 	KUNIT_ASSERT_NOT_NULL(test, hr);
 	KUNIT_EXPECT_EQ(test, hr->freq.nr_reads, 5);
-	KUNIT_EXPECT_EQ(test, hot_gap_ns(hr->freq.avg_delta_reads),
-			hot_gap_ns(hot_gap_units(2 * NSEC_PER_MSEC)));
+	/* Reads too old to count; writes 1 s apart, 1 s ago: about 1 s. */
+	pass = hot_pass_get(fs->hi);
+	hot_freq_gaps(&pass, &hr->freq, hot_clock_ns(), &r, &w);
+	KUNIT_EXPECT_GE(test, w, 9ULL * NSEC_PER_SEC / 10);
+	KUNIT_EXPECT_LE(test, w, 12ULL * NSEC_PER_SEC / 10);
 	/* Older than the clock reaches: as early as can be, not never. */
 	KUNIT_EXPECT_EQ(test, hr->freq.last_read_time, 1);
 	KUNIT_EXPECT_EQ(test, hr->freq.nr_writes, U32_MAX);
@@ -1529,7 +1730,8 @@ static void hot_load_test(struct kunit *test)
 	/* A range no pass has seen has its temperature of now, not 0. */
 	KUNIT_EXPECT_EQ(test, hot_track_range_temp(fs->sb, &he->key, 2,
 						   &recs[0].temp), 0);
-	KUNIT_EXPECT_GE(test, recs[0].temp, hot_temp(&hr->freq, hot_clock_ns()));
+	KUNIT_EXPECT_GE(test, recs[0].temp,
+			hot_temp(&pass, &hr->freq, hot_clock_ns()));
 	KUNIT_EXPECT_GT(test, recs[0].temp, 0);
 
 	/* Counts saturate. */
@@ -1578,12 +1780,11 @@ static void hot_seen_all_test(struct kunit *test)
 
 static struct kunit_case hot_track_test_cases[] = {
 	KUNIT_CASE(hot_range_span_test),
-	KUNIT_CASE(hot_avg_delta_test),
-	KUNIT_CASE(hot_freq_update_test),
-	KUNIT_CASE(hot_avg_delta_n_test),
-	KUNIT_CASE(hot_freq_fold_test),
+	KUNIT_CASE(hot_freq_count_test),
+	KUNIT_CASE(hot_score_fold_test),
 	KUNIT_CASE(hot_log2_test),
 	KUNIT_CASE(hot_temp_test),
+	KUNIT_CASE(hot_gaps_test),
 	KUNIT_CASE(hot_track_io_test),
 	KUNIT_CASE(hot_internal_inode_test),
 	KUNIT_CASE(hot_track_writeback_test),
@@ -1593,6 +1794,8 @@ static struct kunit_case hot_track_test_cases[] = {
 	KUNIT_CASE(hot_evict_batch_test),
 	KUNIT_CASE(hot_mem_cap_test),
 	KUNIT_CASE(hot_lock_batch_test),
+	KUNIT_CASE(hot_fold_once_test),
+	KUNIT_CASE(hot_pass_len_test),
 	KUNIT_CASE(hot_update_resched_test),
 	KUNIT_CASE(hot_shrink_test),
 	KUNIT_CASE(hot_spot_order_test),

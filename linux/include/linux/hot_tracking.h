@@ -32,12 +32,6 @@
 #define HOT_MAP_SHIFT		24
 
 /*
- * Average gaps are kept in units of 2^HOT_GAP_UNIT_SHIFT ns (1.024 us), in
- * 32 bits: up to 2^42 ns, 73 minutes, where they saturate.
- */
-#define HOT_GAP_UNIT_SHIFT	10
-
-/*
  * The clock of hot data tracking runs %HOT_CLOCK_BIAS ns (about 13 days,
  * more than the longest hot-kick-time) ahead of CLOCK_MONOTONIC, so that
  * the time of an access from before boot, which loaded heat brings, is
@@ -64,13 +58,13 @@ static inline u64 hot_clock_ns(void)
  * @last_read_time: when data was last read from disk, in ns of
  *	hot_clock_ns(); 0 if never.
  * @last_write_time: when data was last written to disk, in ns; 0 if never.
- * @avg_delta_reads: weighted moving average of the time between two reads,
- *	in units of 2^%HOT_GAP_UNIT_SHIFT ns (hot_gap_ns() converts); starts
- *	at one second, the gap assumed before the first read, and moves 1/16
- *	of the way to each gap seen.
- * @avg_delta_writes: the same for writes.
  * @nr_reads: reads from disk; saturates at U32_MAX instead of wrapping.
  * @nr_writes: writes to disk; saturates at U32_MAX.
+ * @score: reads and writes per update pass, decayed by half at each pass,
+ *	with 8 bits of fraction; saturates at U32_MAX.  Written by the update
+ *	pass, which adds @pending to it.
+ * @pending: reads and writes counted since the last update pass;
+ *	saturates at U32_MAX.
  *
  * An item's frequency data is protected by the xa_lock of the range
  * xarray of the inode item it belongs to (&hot_inode_item.ranges).
@@ -78,22 +72,11 @@ static inline u64 hot_clock_ns(void)
 struct hot_freq {
 	u64 last_read_time;
 	u64 last_write_time;
-	u32 avg_delta_reads;
-	u32 avg_delta_writes;
 	u32 nr_reads;
 	u32 nr_writes;
+	u32 score;
+	u32 pending;
 };
-
-/**
- * hot_gap_ns() - an average gap of &struct hot_freq in ns
- * @avg: &hot_freq.avg_delta_reads or &hot_freq.avg_delta_writes.
- *
- * Return: the gap, in ns.
- */
-static inline u64 hot_gap_ns(u32 avg)
-{
-	return (u64)avg << HOT_GAP_UNIT_SHIFT;
-}
 
 /**
  * struct hot_range_item - frequency data of one range of a file
@@ -161,6 +144,10 @@ struct hot_inode_key {
  * @generation: the file's generation (&inode.i_generation) when the item
  *	was made: with @key it names the file across umounts and reboots.
  * @dead: set once the item left &hot_info.inodes; no range is added after.
+ * @folded: the number, 1 to 255 (&hot_info.nr_folds % 255 + 1), of the
+ *	update pass that last added the pending accesses of the item and its
+ *	ranges to their scores, 0 before any; under &hot_info.map_lock.  A
+ *	pass that meets the item twice folds once.
  * @track_list: link in a &hot_info.inode_map bucket, under
  *	&hot_info.map_lock; empty until the first update pass.
  * @rcu: frees the item after an RCU grace period; shares space with
@@ -180,6 +167,7 @@ struct hot_inode_item {
 	u32 nr_nodes;
 	u32 generation;
 	bool dead;
+	u8 folded;
 	union {
 		struct list_head track_list;
 		struct rcu_head rcu;
@@ -205,7 +193,25 @@ struct hot_type {
 };
 
 struct hot_pcp;
-struct hot_pcp_slot;
+
+/**
+ * struct hot_pass - an update pass, as temperatures between passes see it
+ * @time: when it began, in ns of hot_clock_ns().
+ * @delay: hot-update-delay when it began, in ns: the time until the next
+ *	pass, over which a score decays between passes.
+ * @len: the time the pass counted accesses over, in ns: from the pass
+ *	before to this one, within 1 ms and 2^44 ns (hot-update-delay before
+ *	the first pass).  Scores are accesses per @len.
+ *
+ * Written by the update pass (hot_update_all()) with WRITE_ONCE() and read
+ * with READ_ONCE() without a lock: a reader that sees fields of two passes
+ * only computes a temperature a little off.
+ */
+struct hot_pass {
+	u64 time;
+	u64 delay;
+	u64 len;
+};
 
 /**
  * struct hot_info - hot data tracking state of one superblock
@@ -227,17 +233,16 @@ struct hot_pcp_slot;
  *	set, or 0 to follow the sysctl hot-mem-max-bytes.
  * @pcp: per CPU, the reads and writes not yet counted in the items (see
  *	hot_track_sync()); not counted in @mem.
- * @pcp_drained: per slot index, when the drain last took the slots of
- *	@pcp at that index, in ns of hot_clock_ns(); written under
- *	@pcp_mutex.
- * @pcp_got: room for what one slot of each possible CPU holds, for the
- *	drain; under @pcp_mutex.
  * @pcp_mutex: one drain of @pcp at a time.
+ * @pass: the last update pass, for temperatures computed between passes.
  * @nr_over_cap: items the I/O hooks did not make because @mem was at the
  *	cap (@mem_max, or the sysctl hot-mem-max-bytes); per CPU, as every CPU
  *	doing I/O may add to it at the cap.
  * @nr_passes: update passes done; written by the update worker only, under
  *	@map_lock.
+ * @nr_folds: update passes begun, hot_update_all(): each folds the scores
+ *	of every item once (&hot_inode_item.folded); written by the pass
+ *	with WRITE_ONCE(), read without a lock (debugfs stats).
  * @dead_items: inode items of deleted files whose ranges @free_work frees,
  *	linked by their &hot_inode_item.track_list; under @map_lock.
  * @free_work: frees the items on @dead_items, a batch of ranges at a time.
@@ -280,11 +285,11 @@ struct hot_info {
 	bool seen_all;
 	unsigned long mem_max;
 	struct hot_pcp __percpu *pcp;
-	u64 *pcp_drained;
-	struct hot_pcp_slot *pcp_got;
-	struct mutex pcp_mutex;	/* @pcp_drained, @pcp_got: see above */
+	struct mutex pcp_mutex;	/* drains of @pcp */
+	struct hot_pass pass;
 	struct percpu_counter nr_over_cap;
 	unsigned long nr_passes;
+	unsigned long nr_folds;
 	struct list_head dead_items;
 	struct work_struct free_work;
 	struct list_head list;
@@ -344,9 +349,12 @@ int hot_track_check_opt(struct fs_context *fc, struct super_block *sb, int on,
 int hot_track_parse_mem(struct fs_context *fc, struct fs_parameter *param,
 			long *mem_max);
 unsigned long hot_track_mem_opt(struct super_block *sb);
-u32 hot_temp(const struct hot_freq *freq, u64 now);
+u32 hot_temp(const struct hot_pass *pass, const struct hot_freq *freq,
+	     u64 now);
+void hot_freq_gaps(const struct hot_pass *pass, const struct hot_freq *freq,
+		   u64 now, u64 *reads, u64 *writes);
 int hot_track_get_freq(struct inode *inode, struct hot_freq *freq, bool live,
-		       u32 *temp);
+		       u32 *temp, u64 *avg_reads, u64 *avg_writes);
 long hot_track_ioctl_get_heat_info(struct file *file,
 				   struct hot_heat_info __user *uinfo);
 int hot_track_hot_ranges(struct super_block *sb, u32 min_temp,

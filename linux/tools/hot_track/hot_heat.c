@@ -8,10 +8,10 @@
  *   hot_heat load MNT IN
  *
  * The first form prints, for each file, the reads and writes that went to
- * disk, the average gap between them, how long ago the last one was, and
- * the temperature (-l: computed now instead of at the last update pass),
- * with the FS_IOC_GET_HEAT_INFO ioctl.  To show a file named save or load,
- * write ./save or ./load.
+ * disk, the gap between them that the estimated rate stands for, how long
+ * ago the last one was, and the temperature (-l: computed now instead of
+ * at the last update pass), with the FS_IOC_GET_HEAT_INFO ioctl.  To show
+ * a file named save or load, write ./save or ./load.
  *
  * save writes the heat of every file and every 1 MiB range that the
  * filesystem mounted at MNT tracks (FS_IOC_GET_HOT_ITEMS) to OUT; load
@@ -41,7 +41,8 @@
  *                    filesystems), the inode number and the generation
  *   OFFSET           the first byte of the range, a multiple of 1 MiB
  *   READS, WRITES    reads and writes that went to disk, at most 2^32 - 1
- *   AVG_*_GAP        the weighted average gap between two of them, in ns
+ *   AVG_*_GAP        the gap between two of them of the kernel's estimated
+ *                    rate (reads and writes share it as their counts do), in ns
  *   *_AGE            how long before TIME the last one was, in ns, or - if
  *                    there was none
  *

@@ -15,9 +15,8 @@ Columns:
                with those of heat loaded by hot_heat load
   RD/S WR/S    reads and writes per second: the change of the counts
                between two refreshes; for an item seen for the first time,
-               the kernel's estimate: 1e9 / gap in ns, the gap being the
-               average gap between accesses or, once the item is idle for
-               longer, the average an access now would give
+               the kernel's estimate: 1e9 / gap in ns, the gap the
+               kernel reports for the item's rate as of now
   RD_AGE       seconds since the last read and write from or to disk, -
   WR_AGE       if none
   OFFSET       (ranges) the first MiB of the range in the file
@@ -324,13 +323,12 @@ def first_rate(avg_gap, age):
     """Accesses per second that an item seen for the first time is given.
 
     The kernel's estimate, as its temperature has it: the inverse of the
-    average gap, or, once the item has been idle for longer, of the average
-    gap that an access now would give (avg - avg / 16 + age / 16).
+    gap it reports, which is that of its rate as of the call (the idle
+    time already counted in).
     """
     if age == HOT_AGE_NEVER or not avg_gap:
         return 0.0
-    gap = max(avg_gap, avg_gap - avg_gap // 16 + age // 16, 1024)
-    return 1e9 / gap
+    return 1e9 / max(avg_gap, 1024)
 
 
 Row = collections.namedtuple('Row', ('mount', 'item', 'rd_s', 'wr_s'))

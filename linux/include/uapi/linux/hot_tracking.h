@@ -12,9 +12,10 @@
 
 /**
  * struct hot_heat_info - the heat of a file, for %FS_IOC_GET_HEAT_INFO
- * @avg_delta_reads: out: weighted average time between two reads from
- *	disk, in ns; it starts at one second (the gap assumed before the
- *	first read) and moves 1/16 of the way to each gap seen.
+ * @avg_delta_reads: out: the time between two reads from disk that the
+ *	temperature stands for, as of now, in ns: the gap of its rate of
+ *	reads and writes, times their count over that of reads; 0 if never
+ *	read.
  * @avg_delta_writes: out: the same for writes to disk, in ns.
  * @last_read_time: out: time of the last read from disk, in ns of
  *	CLOCK_MONOTONIC as the caller's clock_gettime() gives it (in its
@@ -61,8 +62,12 @@ struct hot_heat_info {
  * @temp: the temperature as of the last update pass (0 before the first
  *	pass that saw the item); ignored by %FS_IOC_SET_HEAT_INFO.
  * @reserved: zero.
- * @avg_delta_reads: weighted average time between two reads from disk, in
- *	ns, as in &struct hot_heat_info.
+ * @avg_delta_reads: time between two reads from disk, in ns, as in
+ *	&struct hot_heat_info; %FS_IOC_SET_HEAT_INFO adds the rate it stands
+ *	for, halved for each hot-update-delay of @read_age, to the item's
+ *	(a gap saved some time after the last read was cooled for that time
+ *	already, and is cooled again); the next update pass keeps at most
+ *	two accesses per pass of it unless the file is accessed meanwhile.
  * @avg_delta_writes: the same for writes, in ns.
  * @read_age: time since the last read from disk, in ns, as of the call;
  *	%HOT_AGE_NEVER if never.

@@ -19,7 +19,7 @@ precision@k (k = 5, 10, 20), |first k ranges listed ∩ true top k| / k, of:
   live        range_stat sorted by its live temperature (the estimator,
               without the delay of the update pass)
   model       the kernel's temperature, computed here from this program's
-              own accesses (average gap, 1/16 weight, first gap 1 s)
+              own accesses (the per-pass score, PassModel)
 
 against the true top k (the k ranges of highest access probability in the
 current phase), and, as *_emp, against the empirical top k: the ranges
@@ -34,8 +34,9 @@ in update periods.
 
 The files are written first, then tracking is turned off and on again
 (mount -o remount), so that their writes leave no heat behind; the update
-delay (/proc/sys/fs/hot-update-delay) is set for the run (default 1 s)
-and restored afterwards.
+delay (/proc/sys/fs/hot-update-delay) is set for the run (default 10 s,
+the kernel's) and restored afterwards; the run lasts 30 update periods
+unless -d says otherwise.
 """
 
 import argparse
@@ -60,9 +61,16 @@ SYSCTL = "/proc/sys/fs/"
 KS = (5, 10, 20)
 SOURCES = ("spot", "spotsort", "live", "model")
 
-# The kernel's estimator (fs/hot_tracking.c), for the "model" source.
+# The kernel's estimator (fs/hot_tracking.c), for the "model" source:
+# PassModel.  GapModel is the one before (the series up to patch 0091),
+# which sim-accuracy.py compares against.
+SCORE_SHIFT = 8
+CLAMP_SHIFT = 2
+U32_MAX = (1 << 32) - 1
 AVG_SHIFT = 4
 FIRST_GAP = 1000000000
+# The idle rate's gap of the score (HOT_IDLE_GAP).
+IDLE_GAP = 16000000000
 MIN_GAP = 1024
 # Average gaps are kept in 32 bits in units of 1024 ns (struct hot_freq).
 GAP_UNIT_SHIFT = 10
@@ -145,6 +153,65 @@ class GapModel:
         """Ranges hottest first; never accessed ones left out."""
         seen = [g for g in range(len(self.nr)) if self.nr[g]]
         return sorted(seen, key=lambda g: self.gap(g, now))
+
+
+class PassModel:
+    """The kernel's temperature: a count halved at each update pass.
+
+    Mirrors hot_score_fold() and hot_temp(): fold() is called when the
+    kernel's pass count (debugfs stats) has moved, so at a sample after
+    the pass, not at the pass itself.  Rates in floats; only the order
+    matters here.
+    """
+
+    def __init__(self, n, delay_s):
+        self.delay = int(delay_s * 1e9)
+        self.score = [0] * n
+        self.pending = [0] * n
+        self.last = [0] * n
+        self.nr = [0] * n
+        self.t_pass = 0
+
+    def access(self, g, now):
+        self.pending[g] += 1
+        self.nr[g] += 1
+        self.last[g] = max(self.last[g], now)
+
+    def fold(self, now):
+        for g in range(len(self.nr)):
+            x = self.score[g] + (self.pending[g] << SCORE_SHIFT)
+            x = min(x, (self.pending[g] + 1) << (SCORE_SHIFT + CLAMP_SHIFT))
+            self.score[g] = min(x >> 1, U32_MAX)
+            self.pending[g] = 0
+        self.t_pass = now
+
+    def rate(self, g, now):
+        """Accesses per ns, as hot_temp() estimates them."""
+        since = min(max(now - self.t_pass, 0), self.delay)
+        x = self.score[g] + (self.pending[g] << SCORE_SHIFT)
+        x -= x * since / (2 * self.delay)
+        busy = x / (1 << SCORE_SHIFT) / self.delay
+        age = max(now - self.last[g], 0)
+        idle = 1 / max(IDLE_GAP, IDLE_GAP - (IDLE_GAP >> 4) + (age >> 4))
+        return max(busy, idle)
+
+    def ranking(self, now):
+        """Ranges hottest first; never accessed ones left out."""
+        seen = [g for g in range(len(self.nr)) if self.nr[g]]
+        return sorted(seen, key=lambda g: -self.rate(g, now))
+
+
+def stats_passes(stat_dir):
+    """The update passes done, from debugfs stats; None if unreadable."""
+    try:
+        with open(os.path.join(stat_dir, "stats")) as f:
+            for line in f:
+                k, _, v = line.partition(" ")
+                if k == "passes":
+                    return int(v)
+    except OSError:
+        pass
+    return None
 
 
 def read_lines(path):
@@ -310,7 +377,8 @@ def measure(args, paths, stat_dir, fstype):
     view = memoryview(buf)
     sizes = [b * BLOCK for b in range(args.min_kib * 1024 // BLOCK,
                                       args.max_kib * 1024 // BLOCK + 1)]
-    model = GapModel(n)
+    model = PassModel(n, args.update_delay)
+    passes = [stats_passes(stat_dir)]
     window = collections.deque()
     counts = [0] * n
     delay = args.update_delay
@@ -343,7 +411,12 @@ def measure(args, paths, stat_dir, fstype):
         lists["spotsort"] = [g for g in map(key, srt) if g is not None]
         srt = sorted(stat, key=lambda x: -int(x[6]))
         lists["live"] = [g for g in map(key, srt) if g is not None]
-        lists["model"] = model.ranking(time.monotonic_ns())
+        now = time.monotonic_ns()
+        done = stats_passes(stat_dir)
+        if done is not None and done != passes[0]:
+            passes[0] = done
+            model.fold(now)
+        lists["model"] = model.ranking(now)
         r = {"t": round(t, 3), "phase": phase, "reads": reads,
              "rate": round(rate, 1), "spot_lines": len(spot),
              "window_reads": len(window)}
@@ -469,15 +542,16 @@ def main():
     p.add_argument("-R", "--mib", type=int, default=32,
                    help="size of each file in MiB (= ranges per file)")
     p.add_argument("-s", type=float, default=1.1, help="zipf parameter")
-    p.add_argument("-d", "--duration", type=float, default=120,
-                   help="seconds; the hot set moves halfway")
+    p.add_argument("-d", "--duration", type=float, default=None,
+                   help="seconds; the hot set moves halfway "
+                   "(default 30 update periods)")
     p.add_argument("-r", "--rate", type=float, default=2000,
                    help="reads per second; 0: as fast as possible")
     p.add_argument("--min-kib", type=int, default=4,
                    help="smallest read, KiB (a multiple of 4)")
     p.add_argument("--max-kib", type=int, default=64,
                    help="largest read, KiB")
-    p.add_argument("--update-delay", type=int, default=1,
+    p.add_argument("--update-delay", type=int, default=10,
                    help="hot-update-delay for the run, seconds")
     p.add_argument("--sample", type=float, default=1.0,
                    help="seconds between two samples of range_spot")
@@ -495,6 +569,10 @@ def main():
     p.add_argument("-v", "--verbose", action="store_true",
                    help="print every sample, not one in ten")
     args = p.parse_args()
+    if args.update_delay < 1:
+        p.error("--update-delay is at least 1 s")
+    if args.duration is None:
+        args.duration = 30.0 * args.update_delay
     if not BLOCK <= args.min_kib * 1024 <= args.max_kib * 1024 <= RANGE_SIZE:
         p.error("need 4 <= --min-kib <= --max-kib <= 1024")
     if os.geteuid() != 0:

@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# guest-hot-move.sh OUTDIR [RUNTIME] [SIZE_MB] [DELAY_MS] [CONFIGS] [PROMOTE]
-#		    [HOT_MB]:
+# guest-hot-move.sh OUTDIR [RUNTIME] [SIZE_MB] [DELAY_MS] [CONFIGS]
+#		    [PROMOTE] [HOT_MB] [UPDATE_S]:
 # the btrfs hot relocation benchmark, as root inside the guest (or on a test
 # machine).
 #
@@ -15,7 +15,9 @@
 # bandwidth logged every second.  With HOT_MB (default 0: the whole file),
 # fio/hot-move-hotset.fio instead: the zipf reads over the first HOT_MB
 # of the file only, the rest read by one thread at 10 reads/s.
-# Beside it a file of SIZE_MB / 4 is written once and never read.  CONFIGS
+# Beside it a file of SIZE_MB / 4 is written once and never read.  The
+# update worker runs every UPDATE_S seconds (hot-update-delay, default 10,
+# the kernel's default; restored after).  CONFIGS
 # (default all three, comma separated):
 #
 #   hot_move   btrfs on the slow disk and the SSD, mount -o hot_move, a
@@ -35,10 +37,10 @@
 # (for the oracle, also how it placed them).
 # plot-hot-move.py turns them into a plot and a report.
 set -euo pipefail
-[ $# -ge 1 ] || { sed -n '4,36p' "$0"; exit 2; }
+[ $# -ge 1 ] || { sed -n '4,38p' "$0"; exit 2; }
 out=$(realpath -m "$1") runtime=${2:-240} size=${3:-2048} delay=${4:-4}
 configs=${5:-hot_move,hot_track,bound} promote=${6:-0x7c000000}
-hot=${7:-0}
+hot=${7:-0} update=${8:-10}
 [ "$hot" -lt "$size" ] || { echo "guest-hot-move: HOT_MB >= SIZE_MB" >&2; exit 2; }
 here=$(cd "$(dirname "$0")" && pwd)
 # btrfs_where (selftests/hot_track): built in place, or in the UML
@@ -126,13 +128,17 @@ oracle_place() {
 	echo "oracle_data $("$where" "$mnt/data")"
 }
 
-echo 1 > /proc/sys/fs/hot-update-delay
+saved_update=$(cat /proc/sys/fs/hot-update-delay)
+echo "$update" > /proc/sys/fs/hot-update-delay
+trap 'umount "$mnt" 2>/dev/null || true; dmsetup remove slow 2>/dev/null || true
+      echo "$saved_update" > /proc/sys/fs/hot-update-delay' EXIT
 {
 	cat /proc/version
 	echo "cpus $(nproc), $(grep MemTotal /proc/meminfo)"
 	echo "slow disk: dm-delay ${delay} ms over $hdd ($(blockdev --getsize64 "$hdd") bytes)"
 	echo "ssd: $ssd ($(blockdev --getsize64 "$ssd") bytes), fast: $fast"
 	echo "file ${size} MiB, cold file $((size / 4)) MiB, ${runtime} s, promote_temp $promote"
+	echo "hot-update-delay ${update} s"
 	[ "$hot" = 0 ] || echo "hot set: the first $hot MiB of the file"
 } > "$out/setup.txt"
 

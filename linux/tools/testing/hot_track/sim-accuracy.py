@@ -18,8 +18,9 @@ permutation, the hot set moving halfway), as a Poisson stream of reads at
             L (1 - D) / (D P), decayed by about D^f within a pass (f:
             fraction of the period P since the pass; linear) for the live
             value, at least the
-            rate today's formula gives an item read once (the idle floor:
-            gap 1 s, cooled by age / 16); temperature in today's units.
+            rate the kernel gives an item read once (the idle floor: a
+            gap of 16 s, cooled by age / 16; "f1": of 1 s, the gap
+            model's); temperature in today's units.
             Suffixes: aM caps the score's rate at M / age (time since the
             last access); cM caps L + c at (c + 1) * M / (1 - D) at the pass
             (needs the count of the pass in the item); wW: a pass after
@@ -153,6 +154,7 @@ class PassScore:
         self.agecap = 0.0
         self.clamp = 0.0
         self.floor = True
+        self.floor_gap = acc.IDLE_GAP
         self.window = 0
         self.d_fast = self.d
         self.prev_total = None
@@ -164,6 +166,8 @@ class PassScore:
                 self.clamp = float(opt[1:])
             elif opt == "nofloor":
                 self.floor = False
+            elif opt == "f1":
+                self.floor_gap = acc.FIRST_GAP
             elif opt[0] == "w":
                 self.window = int(opt[1:])
         self.period = period * NS
@@ -213,8 +217,8 @@ class PassScore:
         if self.agecap and age:
             r = min(r, self.agecap / age)
         if self.floor:
-            gap = max(acc.FIRST_GAP, acc.FIRST_GAP - (acc.FIRST_GAP >> 4) +
-                      (age >> 4))
+            fg = self.floor_gap
+            gap = max(fg, fg - (fg >> 4) + (age >> 4))
             r = max(r, 1 / gap)
         return r
 
@@ -333,7 +337,7 @@ def main():
                    help="decay time constants to model, seconds")
     p.add_argument("--pass-decay", default="",
                    help="per-pass decayed scores to model: D[:aM][:cM]"
-                   "[:wW][:nofloor], comma-separated; D as 1/2, 3/4 or 0.6")
+                   "[:wW][:nofloor][:f1], comma-separated; D as 1/2, 3/4 or 0.6")
     p.add_argument("--csv", action="store_true",
                    help="one line per estimator and list, for scripts")
     args = p.parse_args()

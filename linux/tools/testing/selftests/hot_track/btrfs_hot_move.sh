@@ -139,6 +139,42 @@ for _ in range(n):
 PY
 }
 
+# keep_hot FILE:FIRST:LAST... -- COMMAND...: run COMMAND while a block of
+# each range FIRST to LAST of each FILE is read (O_DIRECT) about ten times a
+# second.  A temperature follows the reads of the last update passes: a
+# burst of reads alone cools within a few passes, perhaps before a run got
+# to all of its ranges.  Returns the status of COMMAND.
+keep_hot() {
+	local specs=() pid rc
+
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		specs+=("$1")
+		shift
+	done
+	[ $# -gt 1 ] || { echo "keep_hot: no -- COMMAND" >&2; return 2; }
+	shift
+	python3 - "${specs[@]}" <<'PY' &
+import mmap, os, sys, time
+buf = mmap.mmap(-1, 4096)
+todo = []
+for spec in sys.argv[1:]:
+    path, first, last = spec.rsplit(":", 2)
+    todo.append((os.open(path, os.O_RDONLY | os.O_DIRECT),
+                 int(first), int(last)))
+while True:
+    for fd, first, last in todo:
+        for r in range(first, last + 1):
+            os.preadv(fd, [buf], r << 20)
+    time.sleep(0.1)
+PY
+	pid=$!
+	"$@"
+	rc=$?
+	kill "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	return $rc
+}
+
 # As heat(), through the page cache, dropping the file's pages after each
 # pass: for compressed extents, which O_DIRECT reads through the page cache.
 heat_buffered() {	# heat_buffered FILE FIRST LAST N
@@ -369,7 +405,8 @@ if new_fs; then
 	sums hot cold
 	tune promote_temp=0x84000000 interval=1 || fail "line $LINENO"
 	heat "$mnt/hot" 0 15 30 || fail "line $LINENO"
-	wait_for 30 on "$mnt/hot" "SSSSSSSSSSSSSSSSHHHHHHHHHHHHHHHH" ||
+	keep_hot "$mnt/hot:0:15" -- \
+		wait_for 30 on "$mnt/hot" "SSSSSSSSSSSSSSSSHHHHHHHHHHHHHHHH" ||
 		{ echo "# hot: $("$where" "$mnt/hot")"; rc=1; }
 	on "$mnt/cold" "$(printf 'H%.0s' {1..32})" || { echo "# cold moved"; rc=1; }
 	[ "$(stat_of promoted_bytes)" -ge $((16 << 20)) ] || fail "line $LINENO"
@@ -470,11 +507,14 @@ if new_fs; then
 	sums orig clone snap/orig
 	tune promote_temp=0x84000000 interval=1 || fail "line $LINENO"
 	heat "$mnt/orig" 0 7 30 || fail "line $LINENO"
-	wait_for 30 eval '[ "$(stat_of skipped_shared_bytes)" -gt 0 ]' || fail "line $LINENO"
+	keep_hot "$mnt/orig:0:7" -- \
+		wait_for 30 eval '[ "$(stat_of skipped_shared_bytes)" -gt 0 ]' ||
+		fail "line $LINENO"
 	on "$mnt/orig" "HHHHHHHH" || { echo "# shared extents moved"; rc=1; }
 	tune move_shared=1 || fail "line $LINENO"
 	heat "$mnt/orig" 0 7 10 || fail "line $LINENO"
-	wait_for 30 on "$mnt/orig" "SSSSSSSS" || { echo "# orig: $("$where" "$mnt/orig")"; rc=1; }
+	keep_hot "$mnt/orig:0:7" -- wait_for 30 on "$mnt/orig" "SSSSSSSS" ||
+		{ echo "# orig: $("$where" "$mnt/orig")"; rc=1; }
 	on "$mnt/snap/orig" "HHHHHHHH" || fail "line $LINENO"
 	on "$mnt/clone" "HHHHHHHH" || fail "line $LINENO"
 	verify sums || fail "line $LINENO"
@@ -701,7 +741,7 @@ promoted_hot() {
 		sums "${1#"$mnt"/}" || return 1
 	tune promote_temp=0x84000000 interval=1 && heat "$1" 0 15 30 ||
 		return 1
-	wait_for 30 on "$1" "$(printf 'S%.0s' {1..16})*" ||
+	keep_hot "$1:0:15" -- wait_for 30 on "$1" "$(printf 'S%.0s' {1..16})*" ||
 		{ echo "# not promoted: $("$where" "$1")"; return 1; }
 }
 
@@ -730,7 +770,8 @@ elif new_fs; then
 	# Ranges 16-31 get hot now: promoted onto the new device.
 	promoted=$(stat_of promoted_bytes)
 	heat "$mnt/hot" 16 31 30 || fail "line $LINENO"
-	wait_for 30 on "$mnt/hot" "$(printf 'S%.0s' {1..32})" ||
+	keep_hot "$mnt/hot:16:31" -- \
+		wait_for 30 on "$mnt/hot" "$(printf 'S%.0s' {1..32})" ||
 		fail "not promoted onto the new device: $("$where" "$mnt/hot")"
 	[ "$(stat_of promoted_bytes)" -gt "$promoted" ] || fail "line $LINENO"
 	verify sums || fail "verify after replace"
@@ -922,7 +963,8 @@ if new_fs; then
 	log_mark
 	tune promote_temp=0x84000000 interval=1 || fail "line $LINENO"
 	heat "$mnt/q/f" 0 7 30 || fail "line $LINENO"
-	if wait_for 60 eval '[ "$(stat_of errors)" -gt "$errors" ]'; then
+	if keep_hot "$mnt/q/f:0:7" -- \
+		wait_for 60 eval '[ "$(stat_of errors)" -gt "$errors" ]'; then
 		[ "$(stat_of last_error)" = 122 ] ||
 			fail "last_error $(stat_of last_error), not EDQUOT (122)"
 		logged "hot_move: promotion failed .*: -122" ||
@@ -934,7 +976,7 @@ if new_fs; then
 	btrfs qgroup limit none "$mnt/q" || fail "line $LINENO"
 	# Hot again: the failed attempts may have taken long.
 	heat "$mnt/q/f" 0 7 30 || fail "line $LINENO"
-	wait_for 60 on "$mnt/q/f" "SSSSSSSS" ||
+	keep_hot "$mnt/q/f:0:7" -- wait_for 60 on "$mnt/q/f" "SSSSSSSS" ||
 		fail "not promoted once the limit was lifted: $("$where" "$mnt/q/f")"
 	verify sums || fail "verify"
 	check_fs || fail "btrfs check"
@@ -1011,7 +1053,7 @@ if new_fs; then
 	sums hot cold
 	tune promote_temp=0x84000000 interval=1 || fail "line $LINENO"
 	heat "$mnt/hot" 0 15 30 || fail "line $LINENO"
-	wait_for 30 on "$mnt/hot" "$S16" ||
+	keep_hot "$mnt/hot:0:15" -- wait_for 30 on "$mnt/hot" "$S16" ||
 		fail "not promoted: $("$where" "$mnt/hot")"
 	# Nothing is that hot: no more promotion.
 	tune promote_temp=0xffffffff || fail "line $LINENO"
@@ -1056,7 +1098,7 @@ elif new_fs; then
 		fail "placement lost with the device: $("$where" "$mnt/hot")"
 	verify sums || fail "verify after remove"
 	heat "$mnt/hot" 16 31 30 || fail "line $LINENO"
-	wait_for 30 on "$mnt/hot" "$S16$S16" ||
+	keep_hot "$mnt/hot:16:31" -- wait_for 30 on "$mnt/hot" "$S16$S16" ||
 		fail "not promoted after the removal: $("$where" "$mnt/hot")"
 	set_classes && btrfs device add -f "$ssd" "$mnt" >/dev/null &&
 		btrfs device remove "$spare" "$mnt" || fail "add and remove back"
@@ -1127,9 +1169,11 @@ elif new_fs; then
 	tune promote_temp=0x84000000 interval=1 || fail "line $LINENO"
 	heat "$mnt/nocow" 0 15 30 || fail "line $LINENO"
 	heat "$mnt/pre" 0 7 30 || fail "line $LINENO"
-	wait_for 60 on "$mnt/nocow" "$S16" ||
+	keep_hot "$mnt/nocow:0:15" "$mnt/pre:0:7" -- \
+		wait_for 60 on "$mnt/nocow" "$S16" ||
 		fail "nocow not promoted: $("$where" "$mnt/nocow")"
-	wait_for 60 on "$mnt/pre" "SSSSSSSSHHHHHHHH" ||
+	keep_hot "$mnt/nocow:0:15" "$mnt/pre:0:7" -- \
+		wait_for 60 on "$mnt/pre" "SSSSSSSSHHHHHHHH" ||
 		fail "pre not promoted: $("$where" "$mnt/pre")"
 	echo 3 > /proc/sys/vm/drop_caches
 	verify sums || fail "verify after the moves"
@@ -1270,7 +1314,8 @@ elif new_fs; then
 		tune promote_temp=0x84000000 interval=1 || fail "line $LINENO"
 		heat "$mnt/swap" 0 15 30 || fail "line $LINENO"
 		heat "$mnt/other" 0 15 30 || fail "line $LINENO"
-		wait_for 60 on "$mnt/other" "$S16" ||
+		keep_hot "$mnt/swap:0:15" "$mnt/other:0:15" -- \
+			wait_for 60 on "$mnt/other" "$S16" ||
 			fail "other file not promoted: $("$where" "$mnt/other")"
 		# The runs that promoted it looked at the swap file too.
 		on "$mnt/swap" "$H16" ||
@@ -1279,7 +1324,7 @@ elif new_fs; then
 			fail "errors counted: $(stat_of errors), last $(stat_of last_error)"
 		swapoff "$mnt/swap" || fail "swapoff"
 		heat "$mnt/swap" 0 15 30 || fail "line $LINENO"
-		wait_for 60 on "$mnt/swap" "$S16" ||
+		keep_hot "$mnt/swap:0:15" -- wait_for 60 on "$mnt/swap" "$S16" ||
 			fail "not promoted after swapoff: $("$where" "$mnt/swap")"
 	else
 		fail "swapon"
@@ -1302,7 +1347,8 @@ if new_fs; then
 	sync
 	tune promote_temp=0x84000000 interval=1 || fail "line $LINENO"
 	heat "$mnt/seen" 0 15 30 || fail "line $LINENO"
-	wait_for 60 on "$mnt/seen" "$(printf 'S%.0s' {1..16})" ||
+	keep_hot "$mnt/seen:0:15" -- \
+		wait_for 60 on "$mnt/seen" "$(printf 'S%.0s' {1..16})" ||
 		fail "not promoted: $("$where" "$mnt/seen")"
 	sums seen
 	# Mounted again, and not read until the end: no item.
@@ -1356,7 +1402,7 @@ if new_fs && dbg=$(hot_dir); then
 	on "$mnt/f" "$(printf 'H%.0s' {1..16})" || fail "new data not on the HDD"
 	tune promote_temp=0x7c000000 interval=1 || fail "line $LINENO"
 	heat "$mnt/f" 0 3 30 || fail "line $LINENO"
-	wait_for 60 on "$mnt/f" "SSSS*" ||
+	keep_hot "$mnt/f:0:3" -- wait_for 60 on "$mnt/f" "SSSS*" ||
 		fail "not promoted: $("$where" "$mnt/f")"
 	# Time for what relocation counted to make ranges hot: two update
 	# passes, then runs until one moves nothing.
