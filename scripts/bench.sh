@@ -26,8 +26,8 @@
 # Results in build/bench/<date>-<mode>/, and summary.md there: every target
 # against its goal in one table (summary.py), printed at the end.  Prints
 # an estimate of the duration of the overhead step first (-n: only that);
-# micro takes about a minute per 10 boots, accuracy about 6 minutes per
-# filesystem and set.  The update worker runs every UPDATE_DELAY seconds
+# micro takes about a minute per 10 boots, accuracy about 5 minutes per
+# filesystem and set (quick: 52 minutes in all on 2 cores).  The update worker runs every UPDATE_DELAY seconds
 # (hot-update-delay, default 10: the kernel's) in accuracy and hot_move.
 #
 #   quick  every target against its goal in under an hour: the overhead
@@ -44,7 +44,7 @@
 #          (~60 minutes)
 #   targets  what issue 16 asks of one run: cpu, then micro, accuracy at
 #          zipf s = 1.1 and 1.0 on each filesystem, and both hot_move sets
-#          (~2 hours 20 minutes)
+#          (~2 hours 40 minutes)
 #   full   every workload in throughput, xfs ext4 btrfs, 1 and 2 CPUs, 1 2
 #          4 8 threads, 5 rounds, 10 s per timed fio group, files of 512m
 #          (~22 hours); 10 micro runs; accuracy on each filesystem at zipf

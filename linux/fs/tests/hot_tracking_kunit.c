@@ -831,6 +831,22 @@ static u8 hot_kunit_next_nr(struct hot_info *hi)
 	return hi->nr_folds % 255 + 1;
 }
 
+/* Item @he in the pass of @ctl, as hot_update_one(): true when done. */
+static bool hot_kunit_update_inode(struct hot_info *hi,
+				   struct hot_inode_item *he,
+				   const struct hot_update_ctl *ctl)
+{
+	unsigned long next = 0;
+	bool done;
+
+	rcu_read_lock();
+	spin_lock(&hi->map_lock);
+	done = hot_update_inode(hi, he, ctl, &next);
+	spin_unlock(&hi->map_lock);
+	rcu_read_unlock();
+	return done;
+}
+
 /* A pass folds an item once however often it meets it; the next again. */
 static void hot_fold_once_test(struct kunit *test)
 {
@@ -842,7 +858,6 @@ static void hot_fold_once_test(struct kunit *test)
 	};
 	struct hot_inode_item *he;
 	struct hot_range_item *hr;
-	unsigned long next;
 	int i;
 
 	hot_kunit_io(fs->inode[0], 0, SZ_1M, READ);
@@ -855,12 +870,7 @@ static void hot_fold_once_test(struct kunit *test)
 	hot_kunit_set_score(he, &he->freq, 0, 8);
 	hot_kunit_set_score(he, &hr->freq, 0, 8);
 	for (i = 0; i < 3; i++) {
-		next = 0;
-		rcu_read_lock();
-		spin_lock(&fs->hi->map_lock);
-		KUNIT_EXPECT_TRUE(test, hot_update_inode(fs->hi, he, &ctl, &next));
-		spin_unlock(&fs->hi->map_lock);
-		rcu_read_unlock();
+		KUNIT_EXPECT_TRUE(test, hot_kunit_update_inode(fs->hi, he, &ctl));
 		/* 8 pending: a score of 4, and no more folding in this pass. */
 		KUNIT_EXPECT_EQ(test, he->freq.score, 4U << HOT_SCORE_SHIFT);
 		KUNIT_EXPECT_EQ(test, hr->freq.score, 4U << HOT_SCORE_SHIFT);
@@ -868,12 +878,7 @@ static void hot_fold_once_test(struct kunit *test)
 	}
 	/* The next pass halves it. */
 	ctl.nr = hot_kunit_next_nr(fs->hi);
-	next = 0;
-	rcu_read_lock();
-	spin_lock(&fs->hi->map_lock);
-	KUNIT_EXPECT_TRUE(test, hot_update_inode(fs->hi, he, &ctl, &next));
-	spin_unlock(&fs->hi->map_lock);
-	rcu_read_unlock();
+	KUNIT_EXPECT_TRUE(test, hot_kunit_update_inode(fs->hi, he, &ctl));
 	KUNIT_EXPECT_EQ(test, he->freq.score, 2U << HOT_SCORE_SHIFT);
 	KUNIT_EXPECT_EQ(test, hr->freq.score, 2U << HOT_SCORE_SHIFT);
 	/* So does hot_update_all(), at each call. */
