@@ -90,11 +90,14 @@
 
 /*
  * The bounds of &hot_pass.len, in ns (1 ms to 4.9 hours, beyond the
- * longest hot-update-delay): a score rescaled from one to the other stays
- * below 2^56.
+ * longest hot-update-delay): the ratio of two is below 2^25, and a score
+ * rescaled from one to the other below 2^57.
  */
 #define HOT_PASS_LEN_MIN	NSEC_PER_MSEC
 #define HOT_PASS_LEN_MAX	BIT_ULL(44)
+/* Bits of fraction of &hot_update_ctl.scale; HOT_SCALE_ONE is 1. */
+#define HOT_SCALE_SHIFT		32
+#define HOT_SCALE_ONE		BIT_ULL(HOT_SCALE_SHIFT)
 
 /* The largest heat-map bucket an update pass sorts. */
 #define HOT_SORT_BUCKET_MAX	4096
@@ -210,24 +213,23 @@ static void hot_freq_count(struct hot_freq *freq, u32 n, u64 last, bool write)
 /**
  * hot_score_fold() - add the accesses of the pass that ends to the score
  * @freq: the item's frequency data.
- * @len: the time the pass counted the pending accesses over, in ns.
- * @prev_len: the time the pass before counted over, in ns: the score is
- *	accesses per @prev_len, taken to per @len first.
+ * @scale: the length of this pass over that of the pass before, with
+ *	%HOT_SCALE_SHIFT bits of fraction, below 2^57: the score counted
+ *	accesses per pass before, and is taken to per this pass first.
  *
- * score = (score + pending) / 2, with score + pending first cut to
+ * score = (score * scale + pending) / 2, with the sum first cut to
  * 2^%HOT_CLAMP_SHIFT (pending + 1): an item counted the same c accesses
  * per pass holds c, and one whose accesses stop falls to at most two
  * accesses per pass.  Neither the cut nor the saturation can make an item
- * with more accesses score less than one with fewer.  Both lengths are
- * within %HOT_PASS_LEN_MIN and %HOT_PASS_LEN_MAX.  Caller holds the item
- * lock.
+ * with more accesses score less than one with fewer.  Caller holds the
+ * item lock.
  */
-static void hot_score_fold(struct hot_freq *freq, u64 len, u64 prev_len)
+static void hot_score_fold(struct hot_freq *freq, u64 scale)
 {
 	u64 x = freq->score;
 
-	if (len != prev_len && prev_len)
-		x = mul_u64_u64_div_u64(x, len, prev_len);
+	if (scale != HOT_SCALE_ONE)
+		x = mul_u64_u64_shr(x, scale, HOT_SCALE_SHIFT);
 	x += (u64)freq->pending << HOT_SCORE_SHIFT;
 
 	x = min(x, ((u64)freq->pending + 1) <<
@@ -1692,7 +1694,7 @@ static u64 hot_score_load(const struct hot_pass *pass, u64 gap, u64 age,
 	u64 since = now > pass->time ? min(now - pass->time, delay) : 0;
 	u64 x, rem, passes;
 
-	x = div64_u64(clamp(pass->len, 1ULL, HOT_PASS_LEN_MAX) <<
+	x = div64_u64(clamp(pass->len, HOT_PASS_LEN_MIN, HOT_PASS_LEN_MAX) <<
 		      HOT_SCORE_SHIFT, max(gap, HOT_MIN_GAP));
 	passes = div64_u64_rem(age, delay, &rem);
 	if (passes >= 64)
@@ -1967,16 +1969,18 @@ static bool hot_item_obsolete(const struct hot_freq *freq, u64 now, u64 kick)
 /**
  * struct hot_update_ctl - an update pass going through the inode items
  * @pass: the pass: when it began and the hot-update-delay it counts over.
- * @prev_len: &hot_pass.len of the pass before, in ns.
+ * @scale: &hot_pass.len of the pass over that of the pass before, with
+ *	%HOT_SCALE_SHIFT bits of fraction (hot_score_fold()).
  * @nr: the pass's number for &hot_inode_item.folded, 1 to 255: two passes
- *	in a row never share one, and items are made with 0.
+ *	in a row share one only where &hot_info.nr_folds wraps, and items are
+ *	made with 0.
  * @kick: items with no access for longer than this, in ns, are dropped.
  * @he: the item @next is of, or NULL.
  * @next: the range of @he to go on from.
  */
 struct hot_update_ctl {
 	struct hot_pass pass;
-	u64 prev_len;
+	u64 scale;
 	u8 nr;
 	u64 kick;
 	struct hot_inode_item *he;
@@ -2026,14 +2030,14 @@ static bool hot_update_inode(struct hot_info *hi, struct hot_inode_item *he,
 			continue;
 		}
 		if (fold)
-			hot_score_fold(&hr->freq, ctl->pass.len, ctl->prev_len);
+			hot_score_fold(&hr->freq, ctl->scale);
 		temp = hot_temp(&ctl->pass, &hr->freq, now);
 		hr->temp = temp;
 		hot_map_add(hi, &hr->track_list,
 			    &hi->range_map[hot_temp_bucket(temp)]);
 	}
 	if (fold)
-		hot_score_fold(&he->freq, ctl->pass.len, ctl->prev_len);
+		hot_score_fold(&he->freq, ctl->scale);
 	he->folded = ctl->nr;
 	temp = hot_temp(&ctl->pass, &he->freq, now);
 	WRITE_ONCE(he->temp, temp);
@@ -2209,11 +2213,14 @@ static void hot_update_keep(struct hot_info *hi)
  * taken from the length of the pass before to it), and decays them
  * between passes over the hot-update-delay of now: temperatures computed
  * between passes use it from here on.  Until the walk reaches an item,
- * they take its score and pending accesses as they are, neither folded
- * nor cut: twice what they were just before the pass began, and for an
- * item no longer accessed more than the pass will leave it.  The
- * temperature a pass stores for an item not accessed since the pass
- * before stands for at most half the rate stored then, or the idle floor.
+ * they take its score and pending accesses as they are, neither folded,
+ * rescaled nor cut: twice what they were just before the pass began (times
+ * the length of the pass before over that of this one), and for an item
+ * no longer accessed more than the pass will leave it.  The score a pass
+ * stores for an item not accessed since the pass before stands for at
+ * most half the rate of the score stored then; the temperature, a log2
+ * taken of score and length apart, for at most 2^0.17 times that, or the
+ * idle floor.
  *
  * Context: process context, from the update worker (one pass at a time
  * per superblock) or KUnit; sleeps between batches of items.
@@ -2226,10 +2233,12 @@ static void hot_update_all(struct hot_info *hi, u64 now, u64 kick)
 			      NSEC_PER_SEC,
 		.pass.len = clamp(now > hi->pass.time ? now - hi->pass.time : 0,
 				  HOT_PASS_LEN_MIN, HOT_PASS_LEN_MAX),
-		.prev_len = hi->pass.len,
 		.kick = kick,
 	};
 
+	ctl.scale = mul_u64_u64_div_u64(ctl.pass.len, HOT_SCALE_ONE,
+					clamp(hi->pass.len, HOT_PASS_LEN_MIN,
+					      HOT_PASS_LEN_MAX));
 	WRITE_ONCE(hi->nr_folds, hi->nr_folds + 1);
 	ctl.nr = hi->nr_folds % 255 + 1;
 

@@ -390,7 +390,9 @@ static void hot_bench_pass(struct hot_bench_fs *fs, unsigned int nr, u64 now,
 {
 	struct hot_update_ctl ctl = {
 		.pass.time = now, .pass.delay = NSEC_PER_SEC,
-		.pass.len = NSEC_PER_SEC, .prev_len = NSEC_PER_SEC,
+		.pass.len = NSEC_PER_SEC,
+		/* A pass a little longer than the one before, as they are. */
+		.scale = HOT_SCALE_ONE + (HOT_SCALE_ONE >> 10),
 		.nr = ++fs->hi->nr_folds % 255 + 1, .kick = kick,
 	};
 	struct hot_inode_item *he;

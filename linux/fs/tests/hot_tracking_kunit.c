@@ -80,7 +80,7 @@ static u32 hot_kunit_fold(struct kunit *test, u32 score, u32 c)
 {
 	struct hot_freq freq = { .score = score, .pending = c };
 
-	hot_score_fold(&freq, NSEC_PER_SEC, NSEC_PER_SEC);
+	hot_score_fold(&freq, HOT_SCALE_ONE);
 	KUNIT_EXPECT_EQ(test, freq.pending, 0);
 	return freq.score;
 }
@@ -157,7 +157,7 @@ static void hot_kunit_passes(struct hot_freq *freq, struct hot_pass *pass,
 
 	for (i = passes - 1; i >= 0; i--) {
 		hot_freq_count(freq, per_pass, now - i * pass->delay, false);
-		hot_score_fold(freq, pass->len, pass->len);
+		hot_score_fold(freq, HOT_SCALE_ONE);
 		pass->time = now - i * pass->delay;
 	}
 }
@@ -238,7 +238,7 @@ static void hot_temp_test(struct kunit *test)
 		f = hot;
 		hot_freq_count(&f, c, now + s / 2, false);
 		before = hot_temp(&pass, &f, now + s);
-		hot_score_fold(&f, s, s);
+		hot_score_fold(&f, HOT_SCALE_ONE);
 		p2 = (struct hot_pass){ .time = now + s, .delay = s, .len = s };
 		KUNIT_EXPECT_LE(test, hot_temp(&p2, &f, now + s), before);
 		KUNIT_EXPECT_LE(test, hot_temp(&p2, &f, now + 2 * s),
@@ -767,7 +767,7 @@ static void hot_lock_batch_test(struct kunit *test)
 	struct hot_kunit_fs *fs = test->priv;
 	struct hot_update_ctl ctl = {
 		.pass.time = hot_clock_ns(), .pass.delay = NSEC_PER_SEC,
-		.pass.len = NSEC_PER_SEC, .prev_len = NSEC_PER_SEC, .nr = 1,
+		.pass.len = NSEC_PER_SEC, .scale = HOT_SCALE_ONE, .nr = 1,
 		.kick = 60ULL * NSEC_PER_SEC,
 	};
 	struct hot_inode_item *he;
@@ -847,24 +847,33 @@ static bool hot_kunit_update_inode(struct hot_info *hi,
 	return done;
 }
 
+/*
+ * Range 0 of file 0 read once, counted in the items: the range item, and
+ * the inode item in *@he; NULL if there is none.
+ */
+static struct hot_range_item *hot_kunit_read_one(struct hot_kunit_fs *fs,
+						 struct hot_inode_item **he)
+{
+	hot_kunit_io(fs->inode[0], 0, SZ_1M, READ);
+	hot_track_drain(fs->hi);
+	*he = hot_kunit_item(fs, 0);
+	return *he ? xa_load(&(*he)->ranges, 0) : NULL;
+}
+
 /* A pass folds an item once however often it meets it; the next again. */
 static void hot_fold_once_test(struct kunit *test)
 {
 	struct hot_kunit_fs *fs = test->priv;
 	struct hot_update_ctl ctl = {
 		.pass.time = hot_clock_ns(), .pass.delay = NSEC_PER_SEC,
-		.pass.len = NSEC_PER_SEC, .prev_len = NSEC_PER_SEC,
+		.pass.len = NSEC_PER_SEC, .scale = HOT_SCALE_ONE,
 		.kick = 60ULL * NSEC_PER_SEC,
 	};
 	struct hot_inode_item *he;
 	struct hot_range_item *hr;
 	int i;
 
-	hot_kunit_io(fs->inode[0], 0, SZ_1M, READ);
-	hot_track_drain(fs->hi);
-	he = hot_kunit_item(fs, 0);
-	KUNIT_ASSERT_NOT_NULL(test, he);
-	hr = xa_load(&he->ranges, 0);
+	hr = hot_kunit_read_one(fs, &he);
 	KUNIT_ASSERT_NOT_NULL(test, hr);
 	ctl.nr = hot_kunit_next_nr(fs->hi);
 	hot_kunit_set_score(he, &he->freq, 0, 8);
@@ -899,11 +908,7 @@ static void hot_pass_len_test(struct kunit *test)
 	struct hot_inode_item *he;
 	struct hot_range_item *hr;
 
-	hot_kunit_io(fs->inode[0], 0, SZ_1M, READ);
-	hot_track_drain(fs->hi);
-	he = hot_kunit_item(fs, 0);
-	KUNIT_ASSERT_NOT_NULL(test, he);
-	hr = xa_load(&he->ranges, 0);
+	hr = hot_kunit_read_one(fs, &he);
 	KUNIT_ASSERT_NOT_NULL(test, hr);
 	hot_kunit_pass(fs->hi, t, U64_MAX);
 	KUNIT_EXPECT_EQ(test, fs->hi->pass.len,
@@ -935,7 +940,7 @@ static void hot_update_resched_test(struct kunit *test)
 {
 	struct hot_update_ctl ctl = {
 		.pass.time = hot_clock_ns(), .pass.delay = NSEC_PER_SEC,
-		.pass.len = NSEC_PER_SEC, .prev_len = NSEC_PER_SEC, .nr = 1,
+		.pass.len = NSEC_PER_SEC, .scale = HOT_SCALE_ONE, .nr = 1,
 		.kick = 60ULL * NSEC_PER_SEC,
 	};
 	struct hot_kunit_fs *fs = test->priv;
