@@ -3,14 +3,23 @@
 #
 # bench.sh [-n] [quick|full]: the benchmarks of tools/testing/hot_track/.
 # Builds the unpatched base kernel and the patched one from the same config
-# (config/uml.config, no debugging options; the patched one with the KUnit
-# benchmarks, config/bench.config), then runs three steps (STEPS):
+# (config/uml.config, no debugging options, and config/bench.config; the
+# patched one with the series' options, its KUnit tests and benchmarks),
+# then runs three steps (STEPS):
 #
 #   overhead  the workloads in the UML guest on the same disk image,
 #             interleaved in rotating order (base off on, off on base, on base
 #             off, ...), the host's caches dropped before each run; each in
 #             a cgroup of its own whose CPU time the host logs at the start
 #             and end of every row (guest-run -C)   -> <fs>-<n>cpu/
+#             In CPU time (cpu, quick, targets) the runs go in pairs that
+#             run at the same time, each guest on a host CPU of its own
+#             (the two swapped each round): base beside on (<r>-base,
+#             <r>-on), then off beside on (<r>-off, <r>-on-off).  What the
+#             host's load does to one it does to the other, and the ratio
+#             of their CPU times keeps what hot_track does (one machine:
+#             spread of the ratio 0.6-2 % against 2-6 % for runs one after
+#             another).  With one host CPU, one after another as above.
 #   micro     the hot_track_benchmark KUnit suite, MICRO_RUNS boots at 1
 #             and at 2 CPUs, and its cases of a thread per CPU at 4 and 8
 #             (MICRO_CPUS)                           -> micro/micro.md
@@ -31,7 +40,7 @@
 # (hot-update-delay, default 10: the kernel's) in accuracy and hot_move.
 #
 #   quick  every target against its goal in under an hour: the overhead
-#          in CPU time (below) on xfs, 4 rounds; 3 micro runs per CPU
+#          in CPU time (below) on xfs, 5 rounds; 3 micro runs per CPU
 #          count; accuracy on xfs, ext4, btrfs at zipf s = 1.1 and on xfs
 #          at 1.0; hot_move with a hot set that fits the SSD and one that
 #          does not
@@ -40,8 +49,8 @@
 #          pass over its files of 64m, the FFSB data set 512m, 5 fs_mark
 #          loops, half a kernel tree for compilebench), the guest's CPU
 #          time between marks taken by the host (guest-run -C), xfs ext4
-#          btrfs, 1 guest CPU on one host CPU, 4 threads, 10 rounds
-#          (~60 minutes)
+#          btrfs, 1 guest CPU on a host CPU of its own, in pairs (above),
+#          4 threads, 10 rounds (~60 minutes)
 #   targets  what issue 16 asks of one run: cpu, then micro, accuracy at
 #          zipf s = 1.1 and 1.0 on each filesystem, and both hot_move sets
 #          (~2 hours 40 minutes)
@@ -73,6 +82,7 @@ cpu_settings()
 {
 	fses="xfs ext4 btrfs" cpus=1 jobs=4 runtime=300 size=64m
 	args="DATASET=512m FSMARK_LOOPS=5 CB_RUNS=1 CB_INITIAL=1 CB_SCALE=0.5"
+	args="$args WRITEBACK=sync"
 	work=fixed rounds=10
 }
 acc_fses="xfs ext4 btrfs" acc_sets="-s1.1 -s1.0" acc_more=
@@ -84,7 +94,7 @@ hm_sets="hot-move:default:512 hot-move-large:0x78000000:0"
 case $mode in
 quick)
 	cpu_settings
-	fses=xfs rounds=4 micro_runs=3
+	fses=xfs rounds=5 micro_runs=3
 	acc_sets="-s1.1" acc_more="xfs:-s1.0"
 	hm_runtime=240
 	;;
@@ -183,14 +193,19 @@ per=$(estimate)
 [ $work = time ] || per=48
 nf=$(echo $fses | wc -w) nc=$(echo $cpus | wc -w)
 runs=$((nf * nc * rounds * 3))
+# In pairs (below): two at a time, each somewhat slower.
+unit="guest runs"
+[ $work = time ] || [ "$(nproc)" -lt 2 ] || {
+	per=60 runs=$((nf * nc * rounds * 2)) unit="pairs of guest runs"
+}
 total=$((runs * per))
 what="of ${runtime}s"
 [ $work = time ] || what="of fixed work (CPU time; fio capped at ${runtime}s)"
 printf 'bench: %s: %s on %s, %s CPUs, jobs %s, %d rounds %s, %s\n' \
 	"$mode" "$(echo $workloads)" "$(echo $fses)" "$(echo $cpus)" \
 	"$(echo $jobs)" "$rounds" "$what" "files of $size"
-printf 'bench: overhead step: %d guest runs of about %d s: about %dh%02d (without builds)\n' \
-	"$runs" "$per" $((total / 3600)) $((total % 3600 / 60))
+printf 'bench: overhead step: %d %s of about %d s: about %dh%02d (without builds)\n' \
+	"$runs" "$unit" "$per" $((total / 3600)) $((total % 3600 / 60))
 [ $dry = 0 ] || exit 0
 
 if [ "${BENCH_BUILD:-1}" != 0 ]; then
@@ -198,8 +213,12 @@ if [ "${BENCH_BUILD:-1}" != 0 ]; then
 	[ -d build/base-tree ] ||
 		git -C build/linux worktree add -q --detach ../base-tree \
 			hot-track-base
+	# With the options of config/bench.config that the base has (the
+	# device mapper), so that the two differ only in the series.
+	mkdir -p build
+	grep -v '^CONFIG_HOT_TRACKING' config/bench.config > build/bench-base.config
 	scripts/build-kernel.sh build/base-tree build/uml-base \
-		config/uml.config >/dev/null
+		config/uml.config build/bench-base.config >/dev/null
 	scripts/build-kernel.sh build/linux build/uml-bench config/uml.config \
 		config/hot_track.config config/bench.config >/dev/null
 fi
@@ -233,8 +252,30 @@ if [ $work = fixed ]; then
 	done
 	[ -n "$acct" ] ||
 		echo "bench: no cgroup to be made: CPU time from the guest's ticks only" >&2
-	pin="-P $(taskset -cp $$ | sed 's/.*[,-]//; s/.*: //')"
+	# The host CPUs the bench may use: two for the pairs, else the
+	# last.
+	cpulist=$(taskset -cp $$ | sed 's/.*: //' | tr ',' '\n' |
+		  awk -F- '{ for (c = $1; c <= ($2 == "" ? $1 : $2); c++)
+				print c }')
+	pair=($(echo "$cpulist" | tail -2))
+	pin="-P ${pair[-1]}"
+	[ ${#pair[@]} = 2 ] || pair=()
 fi
+
+# One guest run of the overhead step: guest_bench CFG OUTDIR NAME [PIN...].
+guest_bench()
+{
+	local cfg=$1 outdir=$2 rname=$3 k=build/uml-bench/linux
+	shift 3
+
+	[ $cfg = base ] && k=build/uml-base/linux
+	# shellcheck disable=SC2086
+	scripts/guest-run $acct "$@" -k "$k" -c "$ncpu" -t "$timeout" \
+		-n "$rname" -d data:4G "$suite/guest-bench.sh" $cfg $fs \
+		"$outdir" "$runtime" "$size" $gargs >/dev/null
+	cp "build/runs/$rname/cpu.log" "$outdir/" 2>/dev/null || true
+	rm -f "build/runs/$rname/data.img"
+}
 for fs in $fses; do
 	for ncpu in $cpus; do
 		dir=$out/$fs-${ncpu}cpu
@@ -243,13 +284,29 @@ for fs in $fses; do
 			echo "unpatched: $(strings build/uml-base/linux | grep -m1 '^Linux version')"
 			echo "patched:   $(strings build/uml-bench/linux | grep -m1 '^Linux version')"
 			echo "series:    $(git -C build/linux rev-parse --short HEAD) on hot-track-base"
-			echo "config:    config/uml.config (+ config/hot_track.config + config/bench.config), sha256 $(cat config/uml.config | sha256sum | cut -c1-12)"
+			echo "config:    config/uml.config + config/bench.config (patched: + config/hot_track.config), sha256 $(cat config/uml.config | sha256sum | cut -c1-12)"
 			echo "guest:     UML, $ncpu CPUs, mem=2G, $fs on a 4 GiB ubd image (sparse file on the host's disk)"
 			echo "machine:   $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(free -g | awk '/Mem:/ {print $2}') GiB"
 			echo "run:       $mode, $rounds rounds $what, files of $size, $(date -u +%FT%TZ)"
 			echo "suite:     $(echo $gargs)"
 		} > "$dir/stamp.txt"
 		for round in $(seq "$rounds"); do
+			if [ ${#pair[@]} = 2 ]; then
+				# Pairs at the same time, host CPUs swapped
+				# each round.
+				a=${pair[round % 2]} b=${pair[1 - round % 2]}
+				for p in base:on off:on-off; do
+					sync
+					echo 3 > /proc/sys/vm/drop_caches 2>/dev/null || true
+					x=${p%:*} y=${p#*:}
+					echo "bench: $fs ${ncpu}cpu round $round $x beside ${y%-off} ($(($(date +%s) - start))s)"
+					guest_bench $x "$dir/$round-$x" "$name-$x" -P $a &
+					px=$!
+					guest_bench on "$dir/$round-$y" "$name-$y" -P $b &
+					wait $! && wait $px
+				done
+				continue
+			fi
 			# A different order each round, so that no configuration
 			# always runs first or after the same one.
 			case $((round % 3)) in
@@ -262,18 +319,9 @@ for fs in $fses; do
 				# run's disk image written out and evicted.
 				sync
 				echo 3 > /proc/sys/vm/drop_caches 2>/dev/null || true
-				k=build/uml-bench/linux
-				[ $cfg = base ] && k=build/uml-base/linux
 				echo "bench: $fs ${ncpu}cpu round $round $cfg ($(($(date +%s) - start))s)"
 				# shellcheck disable=SC2086
-				scripts/guest-run $acct $pin -k "$k" -c "$ncpu" \
-					-t "$timeout" -n "$name-$cfg" -d data:4G \
-					"$suite/guest-bench.sh" $cfg $fs \
-					"$dir/$round-$cfg" "$runtime" "$size" \
-					$gargs >/dev/null
-				cp "build/runs/$name-$cfg/cpu.log" \
-					"$dir/$round-$cfg/" 2>/dev/null || true
-				rm -f "build/runs/$name-$cfg/data.img"
+				guest_bench $cfg "$dir/$round-$cfg" "$name-$cfg" $pin
 			done
 		done
 		/usr/bin/python3 "$suite/report.py" "$dir" > /dev/null

@@ -34,6 +34,12 @@
 #              "<n>-<workload>[-j<N>]-start" after the page cache is dropped
 #              and "-end" after its data is written back (sync), and the
 #              host logs the guest's CPU time at each mark
+#   WRITEBACK  "periodic" (default): the kernel's writeback settings;
+#              "sync": no periodic writeback (the flusher, xfs's log
+#              worker) and room for dirty pages up to 80 % of memory, so
+#              that data goes out at each run's sync, not when a timer
+#              fires: the work a run does depends less on time
+#              (scripts/bench.sh cpu)
 #   WORKLOADS  which workloads, in this order (default: all); WORKLOAD
 #              arguments too.  fio/ and ffsb/ job file names, fs_mark,
 #              compilebench
@@ -79,13 +85,13 @@ CB_SRC=${CB_SRC:-${HT_TOP:-}/build/base-tree}
 CB_DIRS=${CB_DIRS:-block,init,ipc,kernel,mm,lib,fs,net}
 CB_SCALE=${CB_SCALE:-1}
 CB_INITIAL=${CB_INITIAL:-3} CB_RUNS=${CB_RUNS:-1}
-WORK=${WORK:-time}
+WORK=${WORK:-time} WRITEBACK=${WRITEBACK:-periodic}
 wl=
 for a in "$@"; do
 	case $a in
 	WORKLOADS=* | JOBS=* | SPACE=* | DATASET=* | MAILFILES=* | \
 	MIXFILES=* | FSMARK_FILES=* | FSMARK_LOOPS=* | CB_SRC=* | CB_DIRS=* | \
-	CB_SCALE=* | CB_INITIAL=* | CB_RUNS=* | WORK=*)
+	CB_SCALE=* | CB_INITIAL=* | CB_RUNS=* | WORK=* | WRITEBACK=*)
 		declare "$a" ;;
 	*=*) echo "guest-bench: unknown setting $a" >&2; exit 2 ;;
 	*) wl="$wl $a" ;;
@@ -96,6 +102,10 @@ WORKLOADS=${WORKLOADS//,/ } JOBS=${JOBS//,/ }
 case $WORK in
 time | fixed) ;;
 *) echo "guest-bench: WORK is time or fixed" >&2; exit 2 ;;
+esac
+case $WRITEBACK in
+periodic | sync) ;;
+*) echo "guest-bench: WRITEBACK is periodic or sync" >&2; exit 2 ;;
 esac
 
 # A size with an optional k, m or g suffix, in bytes.
@@ -203,6 +213,12 @@ xfs) mkfs.xfs -q -f "$DISK_data" ;;
 btrfs) mkfs.btrfs -q -f "$DISK_data" >/dev/null ;;
 *) echo "guest-bench: unknown filesystem $fs" >&2; exit 2 ;;
 esac
+if [ "$WRITEBACK" = sync ]; then
+	sysctl -q vm.dirty_writeback_centisecs=0 \
+		vm.dirty_expire_centisecs=360000 \
+		vm.dirty_background_ratio=50 vm.dirty_ratio=80
+	[ "$fs" != xfs ] || sysctl -q fs.xfs.xfssyncd_centisecs=720000
+fi
 mkdir -p "$mnt" "$out"
 opts=
 [ "$mode" = on ] && opts=-ohot_track

@@ -29,7 +29,11 @@ its 95 % confidence interval.  The overhead is estimated from the rounds:
 each round runs base, off and on one after another, so the log of the
 ratio of a config's CPU time to base's in the same round is one sample;
 the interval is Student's t over those samples, turned back into a ratio.
-The goal is met where the upper end is below GOAL_PCT.  Also
+Where a round ran in pairs at the same time (scripts/bench.sh: base beside
+on in <r>-base and <r>-on, off beside on in <r>-off and <r>-on-off), on
+against base and on against off come each from its own pair, and off
+against base from both (on over base, divided by on over off).  The goal,
+on against base, is met where the upper end is below GOAL_PCT.  Also
 RESULTS/cpu-overhead.png and RESULTS/cpu-overhead.json (every number of
 the table, and the samples it came from).
 """
@@ -68,6 +72,12 @@ GOAL_PCT = 1.0
 # items), for every item in every pass.  One guest CPU: no contention.
 HOOK_NS = 234
 PASS_ITEM_NS = 22
+# What it should take at those costs: a hook call to an existing range
+# for each read bio (93 ns), a writeback folio for each page written (14
+# ns; folios of more than a page make fewer calls), a new range item once
+# for each item (234 ns) and the passes as above.
+HOOK_EXISTING_NS = 93
+WB_FOLIO_NS = 14
 
 
 class Metric:
@@ -240,7 +250,7 @@ def cpu_samples(results):
     source = None
     for d in sorted(os.listdir(results)):
         path = os.path.join(results, d)
-        m = re.match(r"^(\d+)-(base|off|on)$", d)
+        m = re.match(r"^(\d+)-(base|off|on|on-off)$", d)
         if not os.path.isdir(path) or not m:
             continue
         rnd, config = int(m.group(1)), m.group(2)
@@ -263,13 +273,15 @@ def cpu_samples(results):
 
 
 def io_bounds(results):
-    """{label: [ns, ...]}: per "on" sample, the CPU time the tracking code
-    can have taken at most (HOOK_NS per read bio and page written,
-    PASS_ITEM_NS per item and update pass), from io.txt."""
+    """{label: [(bound ns, estimate ns), ...]}: per "on" sample, the CPU
+    time the tracking code can have taken at most (HOOK_NS per read bio
+    and page written, PASS_ITEM_NS per item and update pass) and what it
+    should take (HOOK_EXISTING_NS per read bio, WB_FOLIO_NS per page
+    written, HOOK_NS per item, and the passes), from io.txt."""
     out = {}
     for d in sorted(os.listdir(results)):
         path = os.path.join(results, d, "io.txt")
-        if not re.match(r"^\d+-on$", d) or not os.path.exists(path):
+        if not re.match(r"^\d+-on(-off)?$", d) or not os.path.exists(path):
             continue
         with open(path) as f:
             for line in f:
@@ -277,8 +289,11 @@ def io_bounds(results):
                 if len(fields) != 5:
                     continue
                 rb, wp, passes, items = (int(x) for x in fields[1:])
-                ns = (rb + wp) * HOOK_NS + passes * items * PASS_ITEM_NS
-                out.setdefault(fields[0], []).append(ns)
+                pass_ns = passes * items * PASS_ITEM_NS
+                bound = (rb + wp) * HOOK_NS + pass_ns
+                est = rb * HOOK_EXISTING_NS + wp * WB_FOLIO_NS + \
+                    items * HOOK_NS + pass_ns
+                out.setdefault(fields[0], []).append((bound, est))
     return out
 
 
@@ -292,13 +307,31 @@ def cpu_order(label):
     return (ORDER.index(w) if w in ORDER else len(ORDER), label)
 
 
-def cpu_overhead(per_round, config):
-    """(overhead %, low %, high %, n) of config against base: the mean log
-    ratio over the rounds that ran both, with Student's t interval at
-    95 %."""
-    base, x = per_round.get("base", {}), per_round.get(config, {})
-    logs = [math.log(x[r] / base[r]) for r in sorted(base)
-            if r in x and base[r] > 0 and x[r] > 0]
+def cpu_logs(per_round, num, den):
+    """{round: log(num / den)} over the rounds that ran both configs."""
+    a, b = per_round.get(num, {}), per_round.get(den, {})
+    return {r: math.log(a[r] / b[r]) for r in a
+            if r in b and a[r] > 0 and b[r] > 0}
+
+
+def cpu_comparisons(per_round):
+    """{"on", "on_vs_off", "off"}: per-round log ratios of on against
+    base, on against off and off against base.  Rounds in pairs (an
+    "on-off" run beside off) take on against off from that pair."""
+    on = cpu_logs(per_round, "on", "base")
+    if "on-off" in per_round:
+        on_off = cpu_logs(per_round, "on-off", "off")
+        off = {r: on[r] - on_off[r] for r in on if r in on_off}
+    else:
+        on_off = cpu_logs(per_round, "on", "off")
+        off = cpu_logs(per_round, "off", "base")
+    return {"on": on, "on_vs_off": on_off, "off": off}
+
+
+def cpu_overhead(logs):
+    """(overhead %, low %, high %, n) of the per-round log ratios {round:
+    log}: their mean with Student's t interval at 95 %."""
+    logs = [logs[r] for r in sorted(logs)]
     n = len(logs)
     if n < 2:
         return float("nan"), float("nan"), float("nan"), n
@@ -322,39 +355,45 @@ def cpu_report(results, stamp):
     what = ("the host's accounting of the guest (cgroup cpuacct: its CPUs, "
             "I/O threads and user space)" if source == "host" else
             "the guest's /proc/stat (ticks: sampling error)")
+    pairs = any("on-off" in per_round for per_round in data.values())
+    how = ("Each round ran in pairs at the same time, each guest on a host "
+           "CPU of its own: base beside on, then off beside on; on against "
+           "base and on against off come each from its pair, off against "
+           "base from both." if pairs else
+           "Each round ran base, off and on one after another.")
     lines = ["# hot_track overhead in CPU time", "", "```", stamp.rstrip(),
              "```", "",
              "CPU time of a fixed amount of work, from %s, between the "
              "marks before and after each workload (page cache dropped "
-             "before, data written back after).  Mean over the n rounds "
-             "that ran all three, in seconds; overhead: CPU time against "
-             "base in the same round, mean of the log ratios, with its 95 "
-             "%% confidence interval (Student's t).  Goal: the upper end "
-             "below %g %%." % (what, GOAL_PCT), "",
-             "| workload | n | base, s | off, s | on, s | off overhead "
-             "[95 % CI] | on overhead [95 % CI] | goal |",
-             "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+             "before, data written back after).  %s  Mean over the n "
+             "rounds, in seconds (on: beside base); overhead: the CPU time "
+             "of one config against another's in the same round, mean of "
+             "the log ratios, with its 95 %% confidence interval "
+             "(Student's t).  Goal: the upper end of on against base below "
+             "%g %%." % (what, how, GOAL_PCT), "",
+             "| workload | n | base, s | off, s | on, s | on against base "
+             "[95 % CI] | on against off [95 % CI] | off against base "
+             "[95 % CI] | goal |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     rows = []
     for label in sorted(data, key=cpu_order):
         per_round = data[label]
-        row = {"workload": label, "samples_ns": per_round}
+        row = {"workload": label, "samples_ns": per_round, "pairs": pairs}
         cells = [label]
         means = []
-        full = set.intersection(*(set(per_round.get(c, {}))
-                                  for c in CONFIGS))
         for c in CONFIGS:
-            v = [per_round[c][r] for r in full]
+            v = list(per_round.get(c, {}).values())
             means.append("%.3f" % (statistics.mean(v) / 1e9) if v else "-")
         res = {}
-        for c in ("off", "on"):
-            o, lo, hi, n = cpu_overhead(per_round, c)
-            res[c] = (o, lo, hi)
+        for c, logs in cpu_comparisons(per_round).items():
+            o, lo, hi, n = cpu_overhead(logs)
+            res[c] = (o, lo, hi, n)
             row[c] = {"overhead_pct": nan_none(o),
                       "ci95_pct": [nan_none(lo), nan_none(hi)], "n": n}
-        cells.append(str(len(full)))
+        cells.append(str(res["on"][3]))
         cells += means
-        for c in ("off", "on"):
-            o, lo, hi = res[c]
+        for c in ("on", "on_vs_off", "off"):
+            o, lo, hi, _ = res[c]
             cells.append("-" if math.isnan(o) else
                          "%+.2f %% [%+.2f, %+.2f]" % (o, lo, hi))
         hi = res["on"][2]
@@ -372,29 +411,37 @@ def cpu_report(results, stamp):
     bounds = io_bounds(results)
     if bounds:
         lines += ["## What the tracking code should cost", "",
-                  "An estimate from what the hooks and the update passes "
-                  "had to do in the \"on\" runs (io.txt: the disk's read "
-                  "bios and pages written, each taken as a hook call that "
-                  "adds a range item, %d ns; every item in every update "
-                  "pass, %d ns), at the costs the KUnit micro benchmarks "
-                  "measure in a warm loop, against base's CPU time.  It "
-                  "takes the filesystem's own metadata I/O for hook calls "
-                  "too, but leaves out what no count shows (cache misses, "
-                  "here and that the items cause elsewhere)."
-                  % (HOOK_NS, PASS_ITEM_NS),
-                  "", "| workload | base CPU, s | estimate, ms | "
-                  "estimate, % |",
-                  "| --- | --- | --- | --- |"]
+                  "From what the hooks and the update passes had to do in "
+                  "the \"on\" runs (io.txt: the disk's read bios, pages "
+                  "written, items, update passes), at the costs the KUnit "
+                  "micro benchmarks measure in a warm loop, against base's "
+                  "CPU time.  Bound: every read bio and page written taken "
+                  "as a hook call that adds a range item (%d ns), every "
+                  "item in every pass %d ns.  Estimate: a read bio as a "
+                  "call to an existing range (%d ns), a page written as a "
+                  "writeback folio (%d ns), each item added once (%d ns), "
+                  "the passes as in the bound.  Both take the filesystem's "
+                  "own metadata I/O for hook calls too, and leave out what "
+                  "no count shows (cache misses, here and that the items "
+                  "cause elsewhere)."
+                  % (HOOK_NS, PASS_ITEM_NS, HOOK_EXISTING_NS, WB_FOLIO_NS,
+                     HOOK_NS),
+                  "", "| workload | base CPU, s | bound, ms | bound, % | "
+                  "estimate, ms | estimate, % |",
+                  "| --- | --- | --- | --- | --- | --- |"]
         for label in sorted(bounds, key=cpu_order):
             base = list(data.get(label, {}).get("base", {}).values())
-            ns = statistics.mean(bounds[label])
-            pct = 100 * ns / statistics.mean(base) if base else float("nan")
-            lines.append("| %s | %s | %.1f | %s |" % (
-                label, "%.3f" % (statistics.mean(base) / 1e9) if base
-                else "-", ns / 1e6, fmt(pct) + " %"))
+            mb = statistics.mean(base) if base else float("nan")
+            bound = statistics.mean(v[0] for v in bounds[label])
+            est = statistics.mean(v[1] for v in bounds[label])
+            cells = [label, "%.3f" % (mb / 1e9) if base else "-"]
+            for ns in (bound, est):
+                cells += ["%.1f" % (ns / 1e6), fmt(100 * ns / mb) + " %"]
+            lines.append("| " + " | ".join(cells) + " |")
             for r in rows:
                 if r["workload"] == label:
-                    r["estimate_pct"] = nan_none(pct)
+                    r["bound_pct"] = nan_none(100 * bound / mb)
+                    r["estimate_pct"] = nan_none(100 * est / mb)
         lines.append("")
     summary = {"source": source, "goal_pct": GOAL_PCT, "alpha": ALPHA,
                "rows": rows}
@@ -403,21 +450,22 @@ def cpu_report(results, stamp):
 
     labels = [r["workload"] for r in rows]
     fig, ax = plt.subplots(figsize=(max(6, len(labels) * 0.45), 4.5))
-    for i, c in enumerate(("off", "on")):
-        xs = [k + (i - 0.5) * 0.4 for k in range(len(rows))]
+    for i, (c, what) in enumerate((("off", "off against base"),
+                                   ("on_vs_off", "on against off"),
+                                   ("on", "on against base"))):
+        xs = [k + (i - 1) * 0.25 for k in range(len(rows))]
         def num(v):
             return float("nan") if v is None else v
         ys = [num(r[c]["overhead_pct"]) for r in rows]
         err = [[y - num(r[c]["ci95_pct"][0]) for y, r in zip(ys, rows)],
                [num(r[c]["ci95_pct"][1]) - y for y, r in zip(ys, rows)]]
-        ax.errorbar(xs, ys, yerr=err, fmt="o", capsize=3,
-                    label="hot_track " + c)
+        ax.errorbar(xs, ys, yerr=err, fmt="o", capsize=3, label=what)
     ax.axhline(0, color="black", linewidth=0.5)
     ax.axhline(GOAL_PCT, color="red", linewidth=0.8, linestyle="--",
                label="goal: upper end below %g %%" % GOAL_PCT)
     ax.set_xticks(list(range(len(labels))))
     ax.set_xticklabels(labels, rotation=60, ha="right", fontsize=7)
-    ax.set_ylabel("CPU time vs unpatched, % (95 % CI)")
+    ax.set_ylabel("CPU time against, % (95 % CI)")
     ax.set_title("hot_track overhead in CPU time: %s" %
                  os.path.basename(os.path.normpath(results)), fontsize=9)
     ax.legend(fontsize=8)

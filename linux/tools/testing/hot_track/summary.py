@@ -73,6 +73,23 @@ def overhead_rows(run):
              worst["on"]["overhead_pct"], lo, hi, worst["on"]["n"]),
             met == len(every),
             os.path.join(os.path.dirname(path), "report.md")))
+        # What tracking itself costs: on against off, no goal of its own.
+        per = [r for r in every if r.get("on_vs_off", {}).get("n", 0) > 1]
+        if not per:
+            continue
+        worst = max(per, key=lambda r: r["on_vs_off"]["ci95_pct"][1])
+        lo, hi = worst["on_vs_off"]["ci95_pct"]
+        under = sum(1 for r in per if r["on_vs_off"]["ci95_pct"][1] <
+                    OVERHEAD_PCT)
+        rows.append(row(
+            "tracking alone in CPU time (on against off), %s, %s" %
+            (fs, setup), "-",
+            "upper end < %g %% on %d of %d; highest: %s %+.2f %% "
+            "[%+.2f, %+.2f], n = %d" %
+            (OVERHEAD_PCT, under, len(per), worst["workload"],
+             worst["on_vs_off"]["overhead_pct"], lo, hi,
+             worst["on_vs_off"]["n"]),
+            None, os.path.join(os.path.dirname(path), "report.md")))
     return rows
 
 
