@@ -7,19 +7,20 @@
 # patched one with the series' options, its KUnit tests and benchmarks),
 # then runs three steps (STEPS):
 #
-#   overhead  the workloads in the UML guest on the same disk image,
-#             interleaved in rotating order (base off on, off on base, on base
-#             off, ...), the host's caches dropped before each run; each in
-#             a cgroup of its own whose CPU time the host logs at the start
-#             and end of every row (guest-run -C)   -> <fs>-<n>cpu/
-#             In CPU time (cpu, quick, targets) the runs go in pairs that
-#             run at the same time, each guest on a host CPU of its own
-#             (the two swapped each round): base beside on (<r>-base,
-#             <r>-on), then off beside on (<r>-off, <r>-on-off).  What the
-#             host's load does to one it does to the other, and the ratio
-#             of their CPU times keeps what hot_track does (one machine:
-#             spread of the ratio 0.6-2 % against 2-6 % for runs one after
-#             another).  With one host CPU, one after another as above.
+#   overhead  the workloads in the UML guest, each run on a disk image of
+#             its own, the host's caches dropped before each run (or pair).
+#             In throughput (full), interleaved in rotating order (base off
+#             on, off on base, on base off, ...).  In CPU time (cpu, quick,
+#             targets: each run in a cgroup of its own whose CPU time the
+#             host logs at the start and end of every workload, guest-run
+#             -C) in pairs that run at the same time, each guest on a host
+#             CPU of its own (the two swapped each round), each workload
+#             started in both at once (guest-run -B): base beside on
+#             (<r>-base, <r>-on), then off beside on (<r>-off, <r>-on-off).
+#             What the machine's load does to one it does to the other;
+#             tools/testing/hot_track/README has the trials.  With one host
+#             CPU, one after another in rotating order.
+#                                                   -> <fs>-<n>cpu/
 #   micro     the hot_track_benchmark KUnit suite, MICRO_RUNS boots at 1
 #             and at 2 CPUs, and its cases of a thread per CPU at 4 and 8
 #             (MICRO_CPUS)                           -> micro/micro.md
@@ -94,7 +95,7 @@ hm_sets="hot-move:default:512 hot-move-large:0x78000000:0"
 case $mode in
 quick)
 	cpu_settings
-	fses=xfs rounds=5 micro_runs=3
+	fses=xfs rounds=6 micro_runs=3
 	acc_sets="-s1.1" acc_more="xfs:-s1.0"
 	hm_runtime=240
 	;;
@@ -238,9 +239,10 @@ start=$(date +%s)
 has overhead || fses=
 # Where CPU time is the result (a fixed amount of work): the host's
 # accounting of the guest's CPU time, where a cgroup can be made (as root),
-# else the guest's own ticks; and the guest on one host CPU, the last one
-# the bench may use, so that the host never moves it between CPUs.
-acct= pin=
+# else the guest's own ticks; and each guest on one host CPU, so that the
+# host never moves it between CPUs: two at a time (pairs, above) where the
+# bench may use two CPUs or more, else one after another on the last.
+acct= pin= pair=()
 if [ $work = fixed ]; then
 	for base in /sys/fs/cgroup/cpuacct /sys/fs/cgroup/cpu,cpuacct \
 		    /sys/fs/cgroup /sys/fs/cgroup/unified; do
@@ -293,17 +295,35 @@ for fs in $fses; do
 		for round in $(seq "$rounds"); do
 			if [ ${#pair[@]} = 2 ]; then
 				# Pairs at the same time, host CPUs swapped
-				# each round.
+				# each round, each part of the work started
+				# beside the other's (guest-run -B).
 				a=${pair[round % 2]} b=${pair[1 - round % 2]}
 				for p in base:on off:on-off; do
 					sync
 					echo 3 > /proc/sys/vm/drop_caches 2>/dev/null || true
 					x=${p%:*} y=${p#*:}
+					bx=() by=()
+					if [ -n "$acct" ]; then
+						bdir=$(mktemp -d)
+						bx=(-B "$bdir:$x:$y") by=(-B "$bdir:$y:$x")
+					fi
 					echo "bench: $fs ${ncpu}cpu round $round $x beside ${y%-off} ($(($(date +%s) - start))s)"
-					guest_bench $x "$dir/$round-$x" "$name-$x" -P $a &
+					guest_bench $x "$dir/$round-$x" "$name-$x" \
+						-P $a "${bx[@]}" &
 					px=$!
-					guest_bench on "$dir/$round-$y" "$name-$y" -P $b &
-					wait $! && wait $px
+					guest_bench on "$dir/$round-$y" "$name-$y" \
+						-P $b "${by[@]}" &
+					py=$!
+					# Both ended before the next pair, or
+					# the bench fails.
+					rx=0 ry=0
+					wait $px || rx=$?
+					wait $py || ry=$?
+					[ -z "$acct" ] || rm -rf "$bdir"
+					[ $rx = 0 ] && [ $ry = 0 ] || {
+						echo "bench: round $round: $x or $y failed ($rx, $ry)" >&2
+						exit 1
+					}
 				done
 				continue
 			fi

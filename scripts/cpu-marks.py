@@ -19,6 +19,14 @@ sampling error and does not count time the host gave to others.
 
 Waits with inotify, so it costs nothing between marks.  Stops on SIGTERM,
 and when its parent (guest-run) ends.
+
+cpu-marks.py CGROUP MARKDIR LOG BARRIER SELF PEER: for two guests that run
+the same work at the same time (scripts/bench.sh), a mark whose name ends
+in "-start" is answered only when the other guest has reached the same
+mark too, or after BARRIER_WAIT seconds: this one leaves SELF.<name> in
+the directory BARRIER and waits for PEER.<name> there.  Its CPU time is
+read then, after the wait, so that each of the two starts each part of
+the work beside the other.
 """
 import ctypes
 import os
@@ -30,6 +38,24 @@ import time
 IN_CREATE = 0x100
 IN_MOVED_TO = 0x80
 PR_SET_PDEATHSIG = 1
+# The longest a "-start" mark waits for the other guest, in seconds: less
+# than a guest waits for an answer (guest-bench.sh, a minute).
+BARRIER_WAIT = 30
+
+
+def barrier_wait(barrier, name):
+    """Leave our sign of mark @name in the barrier directory and wait for
+    the peer's (polling: both sides are host processes outside the
+    guests' cgroups)."""
+    if not barrier or not name.endswith('-start'):
+        return
+    bdir, me, peer = barrier
+    open(os.path.join(bdir, f'{me}.{name}'), 'w').close()
+    end = time.monotonic() + BARRIER_WAIT
+    while not os.path.exists(os.path.join(bdir, f'{peer}.{name}')):
+        if time.monotonic() > end:
+            return
+        time.sleep(0.001)
 
 
 def usage_reader(cgroup):
@@ -53,9 +79,10 @@ def usage_reader(cgroup):
 
 
 def main():
-    if len(sys.argv) != 4:
+    if len(sys.argv) not in (4, 7):
         sys.exit(__doc__)
-    cgroup, markdir, log = sys.argv[1:]
+    cgroup, markdir, log = sys.argv[1:4]
+    barrier = sys.argv[4:7] or None
     usage = usage_reader(cgroup)
     usage()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
@@ -82,6 +109,7 @@ def main():
                 # it created again, which must not find it gone.
                 if name.startswith('.'):
                     continue
+                barrier_wait(barrier, name)
                 cpu = usage()
                 out.write(f'{name} {cpu} {time.monotonic_ns()}\n')
                 os.unlink(os.path.join(markdir, name))

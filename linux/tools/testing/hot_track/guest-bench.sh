@@ -36,10 +36,11 @@
 #              host logs the guest's CPU time at each mark
 #   WRITEBACK  "periodic" (default): the kernel's writeback settings;
 #              "sync": no periodic writeback (the flusher, xfs's log
-#              worker) and room for dirty pages up to 80 % of memory, so
-#              that data goes out at each run's sync, not when a timer
-#              fires: the work a run does depends less on time
-#              (scripts/bench.sh cpu)
+#              worker; ext4's and btrfs's journal commit every 300 s)
+#              and room for dirty pages up to 80 % of memory, so that
+#              data goes out at each run's sync, not when a timer fires:
+#              the work a run does depends less on time (scripts/bench.sh
+#              cpu)
 #   WORKLOADS  which workloads, in this order (default: all); WORKLOAD
 #              arguments too.  fio/ and ffsb/ job file names, fs_mark,
 #              compilebench
@@ -221,8 +222,10 @@ if [ "$WRITEBACK" = sync ]; then
 fi
 mkdir -p "$mnt" "$out"
 opts=
-[ "$mode" = on ] && opts=-ohot_track
-mount -t "$fs" $opts "$DISK_data" "$mnt"
+[ "$mode" = on ] && opts=hot_track
+# ext4's and btrfs's journal commits every 5 and 30 s: every 300 s.
+[ "$WRITEBACK" = periodic ] || [ "$fs" = xfs ] || opts=${opts:+$opts,}commit=300
+mount -t "$fs" ${opts:+-o "$opts"} "$DISK_data" "$mnt"
 grep " $mnt " /proc/mounts
 
 fresh()

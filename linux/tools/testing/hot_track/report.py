@@ -24,15 +24,16 @@ accounting through scripts/guest-run -C: "NAME CPU_NS HOST_NS" at the
 "-start" and "-end" marks of guest-bench.sh; cpu-guest.txt, the guest's
 ticks, otherwise), report.md begins with the CPU time instead, the measure
 of a fixed amount of work (scripts/bench.sh cpu): per workload, the mean
-CPU time of each config, and the overhead of off and on against base with
-its 95 % confidence interval.  The overhead is estimated from the rounds:
-each round runs base, off and on one after another, so the log of the
-ratio of a config's CPU time to base's in the same round is one sample;
-the interval is Student's t over those samples, turned back into a ratio.
-Where a round ran in pairs at the same time (scripts/bench.sh: base beside
-on in <r>-base and <r>-on, off beside on in <r>-off and <r>-on-off), on
-against base and on against off come each from its own pair, and off
-against base from both (on over base, divided by on over off).  The goal,
+CPU time of each config, and the overhead of on against base, on against
+off and off against base with its 95 % confidence interval.  The overhead
+is estimated from the rounds: the log of the ratio of two configs' CPU
+times in the same round is one sample; the interval is Student's t over
+those samples, turned back into a ratio.  A round runs base, off and on
+one after another, or in pairs at the same time (scripts/bench.sh: base
+beside on in <r>-base and <r>-on, off beside on in <r>-off and
+<r>-on-off): then on against base and on against off come each from its
+own pair, and off against base from both (on over base, divided by on
+over off; it also holds what differs between the two pairs).  The goal,
 on against base, is met where the upper end is below GOAL_PCT.  Also
 RESULTS/cpu-overhead.png and RESULTS/cpu-overhead.json (every number of
 the table, and the samples it came from).
@@ -64,20 +65,16 @@ ALPHA = 0.05
 # The overhead in CPU time that the upper end of the 95 % interval must stay
 # below.
 GOAL_PCT = 1.0
-# What bounds the tracking code's CPU time in a run of "on" (io.txt), from
-# the KUnit micro benchmarks on the same kernel config (micro.md): a hook
-# call that adds a range item, the dearest (234 ns; 93 to an existing
-# range, 14 for most writeback folios), for every read bio and every page
-# written; and an update pass's cost per item, its largest (22 ns, at 1M
-# items), for every item in every pass.  One guest CPU: no contention.
-HOOK_NS = 234
-PASS_ITEM_NS = 22
-# What it should take at those costs: a hook call to an existing range
-# for each read bio (93 ns), a writeback folio for each page written (14
-# ns; folios of more than a page make fewer calls), a new range item once
-# for each item (234 ns) and the passes as above.
-HOOK_EXISTING_NS = 93
+# The tracking code's costs in a run of "on" (io.txt), from the KUnit micro
+# benchmarks on the same kernel config (results/2026-11-27-issue16/
+# quick-score/micro/micro.md, medians, one guest CPU): a hook call that
+# adds a range item, the dearest (261 ns); one to an existing range (86
+# ns); a writeback folio (14 ns); an update pass per item, at its largest
+# (41 ns, at 1000 items; 17-23 at 10k to 1M).
+HOOK_NS = 261
+HOOK_EXISTING_NS = 86
 WB_FOLIO_NS = 14
+PASS_ITEM_NS = 41
 
 
 class Metric:
@@ -273,11 +270,12 @@ def cpu_samples(results):
 
 
 def io_bounds(results):
-    """{label: [(bound ns, estimate ns), ...]}: per "on" sample, the CPU
-    time the tracking code can have taken at most (HOOK_NS per read bio
-    and page written, PASS_ITEM_NS per item and update pass) and what it
-    should take (HOOK_EXISTING_NS per read bio, WB_FOLIO_NS per page
-    written, HOOK_NS per item, and the passes), from io.txt."""
+    """{label: [(bound ns, estimate ns), ...]}: per "on" sample, what
+    the tracking code can have taken at the micro benchmarks' costs at most
+    (HOOK_NS per read bio, page written and item, PASS_ITEM_NS per item
+    and update pass) and what it should take (HOOK_EXISTING_NS per read
+    bio, WB_FOLIO_NS per page written, HOOK_NS per item, and the passes),
+    from io.txt."""
     out = {}
     for d in sorted(os.listdir(results)):
         path = os.path.join(results, d, "io.txt")
@@ -290,7 +288,7 @@ def io_bounds(results):
                     continue
                 rb, wp, passes, items = (int(x) for x in fields[1:])
                 pass_ns = passes * items * PASS_ITEM_NS
-                bound = (rb + wp) * HOOK_NS + pass_ns
+                bound = (rb + wp + items) * HOOK_NS + pass_ns
                 est = rb * HOOK_EXISTING_NS + wp * WB_FOLIO_NS + \
                     items * HOOK_NS + pass_ns
                 out.setdefault(fields[0], []).append((bound, est))
@@ -314,12 +312,12 @@ def cpu_logs(per_round, num, den):
             if r in b and a[r] > 0 and b[r] > 0}
 
 
-def cpu_comparisons(per_round):
+def cpu_comparisons(per_round, pairs):
     """{"on", "on_vs_off", "off"}: per-round log ratios of on against
-    base, on against off and off against base.  Rounds in pairs (an
-    "on-off" run beside off) take on against off from that pair."""
+    base, on against off and off against base.  Rounds in pairs (@pairs:
+    an "on-off" run beside off) take on against off from that pair."""
     on = cpu_logs(per_round, "on", "base")
-    if "on-off" in per_round:
+    if pairs:
         on_off = cpu_logs(per_round, "on-off", "off")
         off = {r: on[r] - on_off[r] for r in on if r in on_off}
     else:
@@ -366,7 +364,8 @@ def cpu_report(results, stamp):
              "CPU time of a fixed amount of work, from %s, between the "
              "marks before and after each workload (page cache dropped "
              "before, data written back after).  %s  Mean over the n "
-             "rounds, in seconds (on: beside base); overhead: the CPU time "
+             "rounds that ran on and base, in seconds (on: beside base); "
+             "n: those rounds; overhead: the CPU time "
              "of one config against another's in the same round, mean of "
              "the log ratios, with its 95 %% confidence interval "
              "(Student's t).  Goal: the upper end of on against base below "
@@ -381,11 +380,15 @@ def cpu_report(results, stamp):
         row = {"workload": label, "samples_ns": per_round, "pairs": pairs}
         cells = [label]
         means = []
+        comps = cpu_comparisons(per_round, pairs)
+        # The rounds of the goal's comparison; on beside base.
+        used = set(comps["on"])
         for c in CONFIGS:
-            v = list(per_round.get(c, {}).values())
+            v = [per_round.get(c, {})[r] for r in sorted(used)
+                 if r in per_round.get(c, {})]
             means.append("%.3f" % (statistics.mean(v) / 1e9) if v else "-")
         res = {}
-        for c, logs in cpu_comparisons(per_round).items():
+        for c, logs in comps.items():
             o, lo, hi, n = cpu_overhead(logs)
             res[c] = (o, lo, hi, n)
             row[c] = {"overhead_pct": nan_none(o),
@@ -415,9 +418,10 @@ def cpu_report(results, stamp):
                   "the \"on\" runs (io.txt: the disk's read bios, pages "
                   "written, items, update passes), at the costs the KUnit "
                   "micro benchmarks measure in a warm loop, against base's "
-                  "CPU time.  Bound: every read bio and page written taken "
-                  "as a hook call that adds a range item (%d ns), every "
-                  "item in every pass %d ns.  Estimate: a read bio as a "
+                  "CPU time.  Bound: every read bio, page written and "
+                  "item taken as a hook call that adds a range item (%d "
+                  "ns), every item in every pass %d ns.  Estimate: a read "
+                  "bio as a "
                   "call to an existing range (%d ns), a page written as a "
                   "writeback folio (%d ns), each item added once (%d ns), "
                   "the passes as in the bound.  Both take the filesystem's "

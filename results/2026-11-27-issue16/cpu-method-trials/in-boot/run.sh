@@ -1,0 +1,13 @@
+#!/bin/bash
+# in-boot variance trial: 3 boots, pairs
+cd /work/main
+for r in 1 2 3 4; do
+  case $((r % 2)) in 1) m=off,on;; 0) m=on,off;; esac
+  sync; echo 3 > /proc/sys/vm/drop_caches
+  scripts/guest-run -C -P 1 -k build/uml-bench/linux -c 1 -t 1800 -n ib-trial -d data:4G \
+    build/linux/tools/testing/hot_track/guest-bench.sh $m xfs /tmp/ib/$r 300 64m \
+    WORK=fixed JOBS=4 WORKLOADS=buffered,random_read,mail_server,mixed,fs_mark,compilebench DATASET=512m FSMARK_LOOPS=5 CB_RUNS=1 CB_INITIAL=1 CB_SCALE=0.5 >/tmp/ib/$r.out 2>&1
+  echo "round $r rc=$?"
+  cp build/runs/ib-trial/cpu.log /tmp/ib/$r.cpu.log
+  rm -f build/runs/ib-trial/data.img
+done
