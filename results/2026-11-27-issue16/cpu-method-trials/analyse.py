@@ -88,6 +88,9 @@ def main():
           "barrier", pairs(os.path.join(top, "pairs-first"), "base", "on"))
     table("a-a: log(y / x), base beside base, start barrier",
           pairs(os.path.join(top, "a-a"), "x", "y"))
+    table("capped: log(capped / on), on beside on with hot_track_mem=4096 "
+          "(almost no items)", pairs(os.path.join(top, "capped"), "on",
+                                     "capped"))
 
 
 if __name__ == "__main__":
