@@ -16,7 +16,7 @@
 #             -C) in pairs that run at the same time, each guest on a host
 #             CPU of its own (the two swapped each round), each workload
 #             started in both at once (guest-run -B): base beside on
-#             (<r>-base, <r>-on), then off beside on (<r>-off, <r>-on-off).
+#             (<r>-base, <r>-on) and off beside on (<r>-off, <r>-on-off), each first in half the rounds.
 #             What the machine's load does to one it does to the other;
 #             tools/testing/hot_track/README has the trials.  With one host
 #             CPU, one after another in rotating order.
@@ -41,7 +41,7 @@
 # (hot-update-delay, default 10: the kernel's) in accuracy and hot_move.
 #
 #   quick  every target against its goal in under an hour: the overhead
-#          in CPU time (below) on xfs, 5 rounds; 3 micro runs per CPU
+#          in CPU time (below) on xfs, 6 rounds; 3 micro runs per CPU
 #          count; accuracy on xfs, ext4, btrfs at zipf s = 1.1 and on xfs
 #          at 1.0; hot_move with a hot set that fits the SSD and one that
 #          does not
@@ -271,12 +271,15 @@ guest_bench()
 	shift 3
 
 	[ $cfg = base ] && k=build/uml-base/linux
+	local rc=0
+
 	# shellcheck disable=SC2086
 	scripts/guest-run $acct "$@" -k "$k" -c "$ncpu" -t "$timeout" \
 		-n "$rname" -d data:4G "$suite/guest-bench.sh" $cfg $fs \
-		"$outdir" "$runtime" "$size" $gargs >/dev/null
+		"$outdir" "$runtime" "$size" $gargs >/dev/null || rc=$?
 	cp "build/runs/$rname/cpu.log" "$outdir/" 2>/dev/null || true
 	rm -f "build/runs/$rname/data.img"
+	return $rc
 }
 for fs in $fses; do
 	for ncpu in $cpus; do
@@ -297,8 +300,13 @@ for fs in $fses; do
 				# Pairs at the same time, host CPUs swapped
 				# each round, each part of the work started
 				# beside the other's (guest-run -B).
+				# The two pairs in one order two rounds, then
+				# the other: each comes first as often.
 				a=${pair[round % 2]} b=${pair[1 - round % 2]}
-				for p in base:on off:on-off; do
+				pairs="base:on off:on-off"
+				[ $(((round - 1) / 2 % 2)) = 0 ] ||
+					pairs="off:on-off base:on"
+				for p in $pairs; do
 					sync
 					echo 3 > /proc/sys/vm/drop_caches 2>/dev/null || true
 					x=${p%:*} y=${p#*:}
