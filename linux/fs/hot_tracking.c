@@ -155,10 +155,28 @@ static DEFINE_MUTEX(hot_infos_lock);
 static struct kmem_cache *hot_inode_cachep __ro_after_init;
 static struct kmem_cache *hot_range_cachep __ro_after_init;
 
+/*
+ * The hash of an inode key, for &hot_info.inodes: a multiply, as the inode
+ * cache hashes inode numbers (which the filesystem hands out, not the
+ * user), where jhash2() took a sixth of the I/O hook.  The table's seed,
+ * new at each rehash, is mixed in, and the high half of the key folded
+ * into the low one: rhashtable takes the low bits of the hash, which a
+ * multiply makes of the low bits of its input alone.
+ */
+static u32 hot_inode_hashfn(const void *data, u32 len, u32 seed)
+{
+	const struct hot_inode_key *key = data;
+	u64 x = key->ino ^ (key->root * GOLDEN_RATIO_64) ^
+		(((u64)seed << 32) | seed);
+
+	return hash_64(x ^ (x >> 32), 32);
+}
+
 static const struct rhashtable_params hot_inode_params = {
 	.key_len		= sizeof_field(struct hot_inode_item, key),
 	.key_offset		= offsetof(struct hot_inode_item, key),
 	.head_offset		= offsetof(struct hot_inode_item, node),
+	.hashfn			= hot_inode_hashfn,
 	.automatic_shrinking	= true,
 };
 
@@ -388,6 +406,8 @@ static void hot_mem_add(struct hot_info *hi, struct kmem_cache *cachep,
 {
 	long size = kmem_cache_size(cachep);
 
+	if (!nr)
+		return;
 	if (cachep == hot_inode_cachep)
 		size += HOT_INODE_TABLE_BYTES;
 	atomic_long_add(nr * size, &hi->mem);
@@ -427,6 +447,8 @@ static void hot_nodes_sync(struct hot_info *hi, struct hot_inode_item *he)
 	u32 nodes = xa_is_node(xa_head_locked(&he->ranges)) ?
 		    he->nr_groups : 0;
 
+	if (nodes == he->nr_nodes)
+		return;
 	atomic_long_add(((long)nodes - (long)he->nr_nodes) *
 			(long)sizeof(struct xa_node), &hi->mem);
 	he->nr_nodes = nodes;
@@ -461,18 +483,20 @@ static void hot_range_erase(struct hot_info *hi, struct hot_inode_item *he,
 
 /*
  * Free an inode item that left &hot_info.inodes, and its ranges, all in one
- * hold of &hot_info.map_lock, which the caller holds: for items with few
- * ranges, or none (hot_inode_free() takes any number).  Readers under RCU
- * may still see them until the grace period ends.
+ * hold of &hot_info.map_lock and of the item lock, which the caller holds:
+ * for items with few ranges, or none (hot_inode_free() takes any number).
+ * Drops the item lock.  Readers under RCU may still see the items until
+ * the grace period ends.
  */
-static void __hot_inode_free(struct hot_info *hi, struct hot_inode_item *he)
+static void hot_inode_free_locked(struct hot_info *hi,
+				  struct hot_inode_item *he)
+	__releases(&he->ranges.xa_lock)
 {
 	struct hot_range_item *hr;
 	unsigned long index;
 	long nr = 0;
 
 	lockdep_assert_held(&hi->map_lock);
-	xa_lock(&he->ranges);
 	he->dead = true;
 	xa_for_each(&he->ranges, index, hr) {
 		__xa_erase(&he->ranges, index);
@@ -480,14 +504,21 @@ static void __hot_inode_free(struct hot_info *hi, struct hot_inode_item *he)
 		kfree_rcu(hr, rcu);
 		nr++;
 	}
+	/* Every entry erased: the xarray has no node left to destroy. */
 	hot_map_del(hi, &he->track_list);
 	he->nr_groups = 0;
 	hot_nodes_sync(hi, he);
 	xa_unlock(&he->ranges);
-	xa_destroy(&he->ranges);
 	hot_mem_add(hi, hot_range_cachep, -nr);
 	hot_mem_add(hi, hot_inode_cachep, -1);
 	kfree_rcu(he, rcu);
+}
+
+/* As hot_inode_free_locked(), taking the item lock. */
+static void __hot_inode_free(struct hot_info *hi, struct hot_inode_item *he)
+{
+	xa_lock(&he->ranges);
+	hot_inode_free_locked(hi, he);
 }
 
 /*
@@ -526,9 +557,10 @@ static void hot_inode_free(struct hot_info *hi, struct hot_inode_item *he)
 		xa_lock(&he->ranges);
 		he->dead = true;
 		more = hot_inode_free_ranges(hi, he);
-		xa_unlock(&he->ranges);
-		if (!more)
-			__hot_inode_free(hi, he);
+		if (more)
+			xa_unlock(&he->ranges);
+		else
+			hot_inode_free_locked(hi, he);
 		spin_unlock(&hi->map_lock);
 		cond_resched();
 	} while (more);
@@ -576,10 +608,10 @@ static void hot_inode_kill(struct hot_info *hi, struct hot_inode_item *he)
 	he->dead = true;
 	/* At most 64 ranges per group that holds one: a batch at most. */
 	small = he->nr_groups <= HOT_LOCK_BATCH / XA_CHUNK_SIZE;
-	xa_unlock(&he->ranges);
 	if (small) {
-		__hot_inode_free(hi, he);
+		hot_inode_free_locked(hi, he);
 	} else {
+		xa_unlock(&he->ranges);
 		hot_map_del(hi, &he->track_list);
 		list_add_tail(&he->track_list, &hi->dead_items);
 		queue_work(system_dfl_wq, &hi->free_work);
@@ -1121,7 +1153,13 @@ static void hot_track_record(struct inode *inode, loff_t pos, u64 len,
 	if (!he || (io == HOT_WRITEBACK && hot_wb_done(he, first, last)))
 		goto out;
 
-	now = hot_clock_ns();
+	/*
+	 * Reads and direct writes to the tick: a fine clock costs a third of
+	 * the hook, and the times serve aging and gaps of seconds.  Writeback
+	 * tells a write of its pass from one before by time (hot_wb_counted()),
+	 * so it keeps the fine clock, as hot_track_writeback_begin() does.
+	 */
+	now = io == HOT_WRITEBACK ? hot_clock_ns() : hot_clock_coarse_ns();
 	/* Ranges past the largest range number are not tracked. */
 	last = min_t(u64, last, HOT_RANGE_INDEX_MAX);
 	/* Set before the muted I/O is issued, cleared after it completed. */
@@ -1846,8 +1884,8 @@ again:
 		hot_rec_load(&pass, &hr->freq, &recs[i], now);
 	}
 	/*
-	 * An update pass freed the new item, still without a time, before
-	 * the records were in it (or the file was deleted): load them into
+	 * The item was freed before the records were in it (the file was
+	 * deleted, or an item without ranges was evicted): load them into
 	 * the item that replaced it, if any.
 	 */
 	if (he->dead && !ret) {
@@ -1991,7 +2029,9 @@ struct hot_update_ctl {
  * One inode item in an update pass: drop its obsolete ranges, add the
  * accesses of the pass that ends to the scores of the others and its own,
  * give them their temperature and heat-map bucket, and drop the item
- * itself once it has no range left and is obsolete.  Handles at most
+ * itself once it has no range left and is obsolete.  Not an item that no
+ * pass has put in a heat map yet: the access that made it counts in it
+ * only after it is in &hot_info.inodes.  Handles at most
  * %HOT_LOCK_BATCH ranges, from range *@next on; the item itself with the
  * last batch.  An item met again in the same pass (a resize of the hash
  * table can show one twice) keeps its scores.  Caller holds
@@ -2004,6 +2044,7 @@ static bool hot_update_inode(struct hot_info *hi, struct hot_inode_item *he,
 			     const struct hot_update_ctl *ctl,
 			     unsigned long *next)
 {
+	bool mapped = !list_empty(&he->track_list);
 	bool fold = he->folded != ctl->nr;
 	u64 now = ctl->pass.time;
 	unsigned long index, seen = 0;
@@ -2042,7 +2083,7 @@ static bool hot_update_inode(struct hot_info *hi, struct hot_inode_item *he,
 	temp = hot_temp(&ctl->pass, &he->freq, now);
 	WRITE_ONCE(he->temp, temp);
 	hot_map_add(hi, &he->track_list, &hi->inode_map[hot_temp_bucket(temp)]);
-	drop = xa_empty(&he->ranges) &&
+	drop = mapped && xa_empty(&he->ranges) &&
 	       hot_item_obsolete(&he->freq, now, ctl->kick);
 	xa_unlock(&he->ranges);
 	hot_mem_add(hi, hot_range_cachep, -nr);

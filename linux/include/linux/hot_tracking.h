@@ -50,14 +50,29 @@ static inline u64 hot_clock_ns(void)
 	return ktime_get_ns() + HOT_CLOCK_BIAS;
 }
 
+/**
+ * hot_clock_coarse_ns() - the time of hot data tracking, to the tick
+ *
+ * The time of the last timer tick on the clock of hot_clock_ns(): never
+ * later than hot_clock_ns(), and cheaper to read.
+ *
+ * Context: any.
+ * Return: ktime_get_coarse_ns() plus %HOT_CLOCK_BIAS, in ns.
+ */
+static inline u64 hot_clock_coarse_ns(void)
+{
+	return ktime_get_coarse_ns() + HOT_CLOCK_BIAS;
+}
+
 /* Range numbers are 32 bits: ranges past 4 PiB into a file are not tracked. */
 #define HOT_RANGE_INDEX_MAX	U32_MAX
 
 /**
  * struct hot_freq - access history of an inode or of a range
  * @last_read_time: when data was last read from disk, in ns of
- *	hot_clock_ns(); 0 if never.
- * @last_write_time: when data was last written to disk, in ns; 0 if never.
+ *	hot_clock_ns(), to the tick (hot_clock_coarse_ns()); 0 if never.
+ * @last_write_time: when data was last written to disk, in ns, to the
+ *	tick but for writeback; 0 if never.
  * @nr_reads: reads from disk; saturates at U32_MAX instead of wrapping.
  * @nr_writes: writes to disk; saturates at U32_MAX.
  * @score: reads and writes per update pass, decayed by half at each pass,

@@ -30,6 +30,9 @@ PASS = re.compile(r"# hot_bench_update_pass: (\d+) range items .*"
                   r"pass (\d+) us .* (\d+) ns per item, memory (\d+) bytes")
 SIZE = re.compile(r"# hot_bench_item_size: (\w+) item: (\d+) bytes "
                   r"\(slab object (\d+)\)")
+DELETE = re.compile(r"# hot_bench_delete: deleted file of one range: hook "
+                    r"(\d+), free work (\d+), after a grace period (\d+), "
+                    r"in all (\d+) ns per file")
 DONE = re.compile(r"^\[[ \d.]+\] (not )?ok \d+ hot_track_benchmark")
 STALL = re.compile(r"rcu: INFO: rcu_\w+ (self-)?detected stall")
 CASE = re.compile(r"(?:not )?ok \d+ (hot_bench_\w+)")
@@ -49,6 +52,11 @@ def parse(paths):
                 m = ACCESS.search(line)
                 if m:
                     access.setdefault((m[1], cpus), []).append(float(m[2]))
+                m = DELETE.search(line)
+                if m:
+                    access.setdefault(("deleted file of one range, "
+                                       "eviction hook, per file", cpus),
+                                      []).append(float(m[1]))
                 m = PASS.search(line)
                 if m:
                     passes.setdefault((int(m[1]), cpus), []).append(
