@@ -155,28 +155,10 @@ static DEFINE_MUTEX(hot_infos_lock);
 static struct kmem_cache *hot_inode_cachep __ro_after_init;
 static struct kmem_cache *hot_range_cachep __ro_after_init;
 
-/*
- * The hash of an inode key, for &hot_info.inodes: a multiply, as the inode
- * cache hashes inode numbers (which the filesystem hands out, not the
- * user), where jhash2() took a sixth of the I/O hook.  The table's seed,
- * new at each rehash, is mixed in, and the high half of the key folded
- * into the low one: rhashtable takes the low bits of the hash, which a
- * multiply makes of the low bits of its input alone.
- */
-static u32 hot_inode_hashfn(const void *data, u32 len, u32 seed)
-{
-	const struct hot_inode_key *key = data;
-	u64 x = key->ino ^ (key->root * GOLDEN_RATIO_64) ^
-		(((u64)seed << 32) | seed);
-
-	return hash_64(x ^ (x >> 32), 32);
-}
-
 static const struct rhashtable_params hot_inode_params = {
 	.key_len		= sizeof_field(struct hot_inode_item, key),
 	.key_offset		= offsetof(struct hot_inode_item, key),
 	.head_offset		= offsetof(struct hot_inode_item, node),
-	.hashfn			= hot_inode_hashfn,
 	.automatic_shrinking	= true,
 };
 
@@ -497,6 +479,7 @@ static void hot_inode_free_locked(struct hot_info *hi,
 	long nr = 0;
 
 	lockdep_assert_held(&hi->map_lock);
+	lockdep_assert_held(&he->ranges.xa_lock);
 	he->dead = true;
 	xa_for_each(&he->ranges, index, hr) {
 		__xa_erase(&he->ranges, index);
@@ -504,11 +487,16 @@ static void hot_inode_free_locked(struct hot_info *hi,
 		kfree_rcu(hr, rcu);
 		nr++;
 	}
-	/* Every entry erased: the xarray has no node left to destroy. */
 	hot_map_del(hi, &he->track_list);
 	he->nr_groups = 0;
 	hot_nodes_sync(hi, he);
 	xa_unlock(&he->ranges);
+	/*
+	 * Every entry erased, the xarray has no node left, unless an insertion
+	 * that failed half-way (xas_create()) left an empty one.
+	 */
+	if (unlikely(!xa_empty(&he->ranges)))
+		xa_destroy(&he->ranges);
 	hot_mem_add(hi, hot_range_cachep, -nr);
 	hot_mem_add(hi, hot_inode_cachep, -1);
 	kfree_rcu(he, rcu);
@@ -523,23 +511,27 @@ static void __hot_inode_free(struct hot_info *hi, struct hot_inode_item *he)
 
 /*
  * Free up to %HOT_LOCK_BATCH ranges of @he, which is dead.  Caller holds
- * &hot_info.map_lock and the item lock.  Return: true if ranges are left.
+ * &hot_info.map_lock and the item lock.  Return: true if ranges are left
+ * (not xa_empty(): an empty node may be left, see hot_inode_free_locked()).
  */
 static bool hot_inode_free_ranges(struct hot_info *hi,
 				  struct hot_inode_item *he)
 {
 	struct hot_range_item *hr;
 	unsigned long index;
+	bool more = false;
 	long nr = 0;
 
 	xa_for_each(&he->ranges, index, hr) {
-		if (nr == HOT_LOCK_BATCH)
+		if (nr == HOT_LOCK_BATCH) {
+			more = true;
 			break;
+		}
 		hot_range_erase(hi, he, hr);
 		nr++;
 	}
 	hot_mem_add(hi, hot_range_cachep, -nr);
-	return !xa_empty(&he->ranges);
+	return more;
 }
 
 /*
@@ -1021,6 +1013,22 @@ static u32 hot_freq_nr(const struct hot_freq *freq, bool write)
 }
 
 /*
+ * Whether @freq saw no access for half a second by @now (ns), read without
+ * lock: its next access is counted under the item lock, not in a slot.  A
+ * slot's counts reach the item at the next drain; an update pass, which
+ * drains before it walks, could meanwhile find an item idle for longer
+ * than hot-kick-time (a second at least) and free it with them.  A torn
+ * or stale time only takes one access to the locked path, or not.
+ */
+static bool hot_freq_stale(const struct hot_freq *freq, u64 now)
+{
+	/* Without the item lock: see above. */
+	u64 last = data_race(max(freq->last_read_time, freq->last_write_time));
+
+	return now > last + NSEC_PER_SEC / 2;
+}
+
+/*
  * Count an access to @he, or to its range @index if @range, under the item
  * lock, making the range item if there is none.  Caller holds
  * rcu_read_lock().
@@ -1047,12 +1055,12 @@ unlock:
 
 /*
  * Count a read or a write of ranges @first to @last of @he in this CPU's
- * slots.  The first access of each direction to an item, that to a range
- * without item, and that to an item whose slot holds another one are
- * counted under the item lock instead, with this CPU's lock let go: an
- * item gets the time of an access at once (an update pass ages out an
- * item without one), and a range item has to be made.  Caller holds
- * rcu_read_lock().
+ * slots.  The first access of each direction to an item, that to an item
+ * idle for half a second (hot_freq_stale()), that to a range without item,
+ * and that to an item whose slot holds another one are counted under the
+ * item lock instead, with this CPU's lock let go: an item gets the time of
+ * an access at once (an update pass ages out an item without a recent
+ * one), and a range item has to be made.  Caller holds rcu_read_lock().
  */
 static void hot_record_pcp(struct hot_info *hi, struct hot_inode_item *he,
 			   u64 first, u64 last, u64 now, bool write)
@@ -1066,7 +1074,7 @@ static void hot_record_pcp(struct hot_info *hi, struct hot_inode_item *he,
 	/* The lock is not irq-safe: from task context only. */
 	lockdep_assert(in_task());
 	spin_lock(&pcp->lock);
-	if (!hot_freq_nr(&he->freq, write) ||
+	if (!hot_freq_nr(&he->freq, write) || hot_freq_stale(&he->freq, now) ||
 	    !hot_pcp_add(pcp, he, he, HOT_PCP_INODE, now, write)) {
 		spin_unlock(&pcp->lock);
 		hot_count_locked(hi, he, false, 0, now, write);
@@ -1082,6 +1090,7 @@ static void hot_record_pcp(struct hot_info *hi, struct hot_inode_item *he,
 		hr = xa_load(&he->ranges, index);
 		if (!hr || index == HOT_PCP_INODE ||
 		    !hot_freq_nr(&hr->freq, write) ||
+		    hot_freq_stale(&hr->freq, now) ||
 		    !hot_pcp_add(pcp, hr, he, index, now, write)) {
 			spin_unlock(&pcp->lock);
 			hot_count_locked(hi, he, true, index, now, write);
@@ -1154,7 +1163,7 @@ static void hot_track_record(struct inode *inode, loff_t pos, u64 len,
 		goto out;
 
 	/*
-	 * Reads and direct writes to the tick: a fine clock costs a third of
+	 * Reads and direct writes to the tick: a fine clock costs a fifth of
 	 * the hook, and the times serve aging and gaps of seconds.  Writeback
 	 * tells a write of its pass from one before by time (hot_wb_counted()),
 	 * so it keeps the fine clock, as hot_track_writeback_begin() does.
@@ -1885,8 +1894,8 @@ again:
 	}
 	/*
 	 * The item was freed before the records were in it (the file was
-	 * deleted, or an item without ranges was evicted): load them into
-	 * the item that replaced it, if any.
+	 * deleted, or eviction or an update pass freed an item idle or
+	 * without ranges): load them into the item that replaced it, if any.
 	 */
 	if (he->dead && !ret) {
 		xa_unlock(&he->ranges);
@@ -2034,8 +2043,8 @@ struct hot_update_ctl {
  * only after it is in &hot_info.inodes.  Handles at most
  * %HOT_LOCK_BATCH ranges, from range *@next on; the item itself with the
  * last batch.  An item met again in the same pass (a resize of the hash
- * table can show one twice) keeps its scores.  Caller holds
- * &hot_info.map_lock and rcu_read_lock().
+ * table can show one twice) keeps its scores, and is not dropped.  Caller
+ * holds &hot_info.map_lock and rcu_read_lock().
  *
  * Return: true when done with the item, false with *@next set to the range
  * to go on from, in another hold of &hot_info.map_lock.
@@ -2044,8 +2053,9 @@ static bool hot_update_inode(struct hot_info *hi, struct hot_inode_item *he,
 			     const struct hot_update_ctl *ctl,
 			     unsigned long *next)
 {
-	bool mapped = !list_empty(&he->track_list);
 	bool fold = he->folded != ctl->nr;
+	/* In a heat map before this pass: met again, it was not. */
+	bool mapped = !list_empty(&he->track_list) && fold;
 	u64 now = ctl->pass.time;
 	unsigned long index, seen = 0;
 	struct hot_range_item *hr;
@@ -2083,7 +2093,7 @@ static bool hot_update_inode(struct hot_info *hi, struct hot_inode_item *he,
 	temp = hot_temp(&ctl->pass, &he->freq, now);
 	WRITE_ONCE(he->temp, temp);
 	hot_map_add(hi, &he->track_list, &hi->inode_map[hot_temp_bucket(temp)]);
-	drop = mapped && xa_empty(&he->ranges) &&
+	drop = mapped && !he->nr_groups &&
 	       hot_item_obsolete(&he->freq, now, ctl->kick);
 	xa_unlock(&he->ranges);
 	hot_mem_add(hi, hot_range_cachep, -nr);
@@ -2348,7 +2358,8 @@ static unsigned long hot_evict_coldest(struct hot_info *hi, unsigned long nr,
 					 track_list) {
 			if (++seen > HOT_EVICT_BATCH)
 				break;
-			if (!xa_empty(&he->ranges)) {
+			/* Not xa_empty(): see hot_inode_free_locked(). */
+			if (data_race(he->nr_groups)) {
 				list_move_tail(&he->track_list, &skipped);
 				continue;
 			}

@@ -753,6 +753,47 @@ static void hot_new_item_test(struct kunit *test)
 }
 
 /*
+ * An insertion into the range xarray that fails half-way can leave an
+ * empty node (a reserved entry stands for it here): the item still counts
+ * as one without ranges, ages out and is freed, node and all (kmemleak),
+ * and freeing its ranges in batches ends.
+ */
+static void hot_empty_node_test(struct kunit *test)
+{
+	struct hot_kunit_fs *fs = test->priv;
+	const u64 s = NSEC_PER_SEC;
+	u64 now = hot_clock_ns();
+	struct hot_inode_item *he;
+	bool more;
+
+	hot_kunit_io(fs->inode[0], 0, SZ_4K, READ);
+	he = hot_kunit_item(fs, 0);
+	KUNIT_ASSERT_NOT_NULL(test, he);
+	KUNIT_ASSERT_EQ(test, xa_reserve(&he->ranges, SZ_1M, GFP_KERNEL), 0);
+	hot_kunit_pass(fs->hi, now, 60 * s);
+	KUNIT_EXPECT_PTR_EQ(test, hot_kunit_item(fs, 0), he);
+	hot_kunit_pass(fs->hi, now + 120 * s, 60 * s);
+	KUNIT_EXPECT_NULL(test, hot_kunit_item(fs, 0));
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_inodes), 0);
+
+	hot_kunit_io(fs->inode[1], 0, SZ_4K, READ);
+	he = hot_kunit_item(fs, 1);
+	KUNIT_ASSERT_NOT_NULL(test, he);
+	KUNIT_ASSERT_EQ(test, xa_reserve(&he->ranges, SZ_1M, GFP_KERNEL), 0);
+	spin_lock(&fs->hi->map_lock);
+	xa_lock(&he->ranges);
+	more = hot_inode_free_ranges(fs->hi, he);
+	xa_unlock(&he->ranges);
+	spin_unlock(&fs->hi->map_lock);
+	KUNIT_EXPECT_FALSE(test, more);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_ranges), 0);
+	/* Deleted, the file's item goes with the node. */
+	__hot_track_evict_inode(fs->inode[1]);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_inodes), 0);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->mem), 0);
+}
+
+/*
  * The memory cap reads the memory use once: when it dropped under the cap
  * meanwhile, nothing is freed.  Eviction frees a batch at most per call.
  */
@@ -1271,10 +1312,10 @@ static void hot_mute_test(struct kunit *test)
 #define HOT_KUNIT_RANGES	8
 
 /*
- * Reads and writes but the first of each item go to this CPU's slots
- * until a drain: the update pass, hot_track_drain(); the heat of one file
- * (hot_track_get_freq()) shows them without taking them.  Writeback and
- * muted files count at once.
+ * Reads and writes but the first of each item, and the first after half a
+ * second, go to this CPU's slots until a drain: the update pass,
+ * hot_track_drain(); the heat of one file (hot_track_get_freq()) shows
+ * them without taking them.  Writeback and muted files count at once.
  */
 static void hot_pcp_test(struct kunit *test)
 {
@@ -1324,10 +1365,24 @@ static void hot_pcp_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, hr->freq.nr_reads, 3);
 	KUNIT_EXPECT_EQ(test, he->freq.nr_reads, 3);
 
+	/*
+	 * Idle for a second: the next access counts at once, so that a pass
+	 * between it and the next drain does not find the items idle.
+	 */
+	xa_lock(&he->ranges);
+	he->freq.last_read_time -= NSEC_PER_SEC;
+	he->freq.last_write_time -= NSEC_PER_SEC;
+	hr->freq.last_read_time -= NSEC_PER_SEC;
+	hr->freq.last_write_time -= NSEC_PER_SEC;
+	xa_unlock(&he->ranges);
+	hot_track_io(fs->inode[0], 0, SZ_4K, READ);
+	KUNIT_EXPECT_EQ(test, he->freq.nr_reads, 4);
+	KUNIT_EXPECT_EQ(test, hr->freq.nr_reads, 4);
+
 	/* While a range is muted the file's I/O counts under its lock. */
 	hot_track_mute_range(fs->inode[0], 5, true);
 	hot_track_io(fs->inode[0], 0, SZ_4K, READ);
-	KUNIT_EXPECT_EQ(test, hr->freq.nr_reads, 4);
+	KUNIT_EXPECT_EQ(test, hr->freq.nr_reads, 5);
 	hot_track_mute_range(fs->inode[0], 5, false);
 
 	/* More items than slots: all counted once folded. */
@@ -1828,6 +1883,7 @@ static struct kunit_case hot_track_test_cases[] = {
 	KUNIT_CASE(hot_temp_bucket_test),
 	KUNIT_CASE(hot_update_test),
 	KUNIT_CASE(hot_new_item_test),
+	KUNIT_CASE(hot_empty_node_test),
 	KUNIT_CASE(hot_evict_batch_test),
 	KUNIT_CASE(hot_mem_cap_test),
 	KUNIT_CASE(hot_lock_batch_test),

@@ -42,7 +42,7 @@
 /**
  * hot_clock_ns() - the time of hot data tracking
  *
- * Context: any.
+ * Context: any but NMI.
  * Return: ktime_get_ns() plus %HOT_CLOCK_BIAS, in ns.
  */
 static inline u64 hot_clock_ns(void)
@@ -56,7 +56,7 @@ static inline u64 hot_clock_ns(void)
  * The time of the last timer tick on the clock of hot_clock_ns(): never
  * later than hot_clock_ns(), and cheaper to read.
  *
- * Context: any.
+ * Context: any but NMI.
  * Return: ktime_get_coarse_ns() plus %HOT_CLOCK_BIAS, in ns.
  */
 static inline u64 hot_clock_coarse_ns(void)
@@ -70,9 +70,10 @@ static inline u64 hot_clock_coarse_ns(void)
 /**
  * struct hot_freq - access history of an inode or of a range
  * @last_read_time: when data was last read from disk, in ns of
- *	hot_clock_ns(), to the tick (hot_clock_coarse_ns()); 0 if never.
- * @last_write_time: when data was last written to disk, in ns, to the
- *	tick but for writeback; 0 if never.
+ *	hot_clock_ns(); 0 if never.  A read counted by the I/O hooks is
+ *	stamped to the tick (hot_clock_coarse_ns()).
+ * @last_write_time: when data was last written to disk, in ns; 0 if
+ *	never.  Likewise to the tick, but for writeback.
  * @nr_reads: reads from disk; saturates at U32_MAX instead of wrapping.
  * @nr_writes: writes to disk; saturates at U32_MAX.
  * @score: reads and writes per update pass, decayed by half at each pass,
@@ -151,8 +152,10 @@ struct hot_inode_key {
  *	READ_ONCE().
  * @muted: one more than the number of the range whose I/O is not counted
  *	(see hot_track_mute_range()), 0 if none is; under the item lock.
- * @nr_groups: groups of 64 consecutive ranges that hold a range item;
- *	under the item lock.
+ * @nr_groups: groups of 64 consecutive ranges that hold a range item, 0
+ *	exactly when the item has no range (@ranges may still hold an empty
+ *	node, which an insertion that failed half-way can leave); under the
+ *	item lock.
  * @nr_nodes: the leaf nodes of @ranges counted in &hot_info.mem: @nr_groups,
  *	or none while range 0 alone is in the xarray's head; under the item
  *	lock.

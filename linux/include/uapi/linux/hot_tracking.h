@@ -19,8 +19,9 @@
  * @avg_delta_writes: out: the same for writes to disk, in ns.
  * @last_read_time: out: time of the last read from disk, in ns of
  *	CLOCK_MONOTONIC as the caller's clock_gettime() gives it (in its
- *	time namespace); 0 if never.
- * @last_write_time: out: time of the last write to disk, the same way.
+ *	time namespace), to the timer tick; 0 if never.
+ * @last_write_time: out: time of the last write to disk, the same way
+ *	(to the nanosecond for writeback).
  * @num_reads: out: reads from disk; saturates at 2^32 - 1.
  * @num_writes: out: writes to disk; saturates at 2^32 - 1.
  * @temp: out: the temperature: as of the last update pass, or as of now
