@@ -364,13 +364,18 @@ void hot_freq_gaps(const struct hot_pass *pass, const struct hot_freq *freq,
 	*writes = hot_gap_share(gap, nr, freq->nr_writes);
 }
 
-/* The last update pass of @hi, read without a lock. */
+/*
+ * The last update pass of @hi, read without a lock.  On 32-bit a field may
+ * be torn between two passes: @len is kept within its bounds, or a torn
+ * one, far below a millisecond, would make one temperature the highest.
+ */
 static struct hot_pass hot_pass_get(const struct hot_info *hi)
 {
 	struct hot_pass pass = {
 		.time = READ_ONCE(hi->pass.time),
 		.delay = READ_ONCE(hi->pass.delay),
-		.len = READ_ONCE(hi->pass.len),
+		.len = clamp(READ_ONCE(hi->pass.len), HOT_PASS_LEN_MIN,
+			     HOT_PASS_LEN_MAX),
 	};
 
 	return pass;
@@ -500,13 +505,6 @@ static void hot_inode_free_locked(struct hot_info *hi,
 	hot_mem_add(hi, hot_range_cachep, -nr);
 	hot_mem_add(hi, hot_inode_cachep, -1);
 	kfree_rcu(he, rcu);
-}
-
-/* As hot_inode_free_locked(), taking the item lock. */
-static void __hot_inode_free(struct hot_info *hi, struct hot_inode_item *he)
-{
-	xa_lock(&he->ranges);
-	hot_inode_free_locked(hi, he);
 }
 
 /*
@@ -1017,8 +1015,10 @@ static u32 hot_freq_nr(const struct hot_freq *freq, bool write)
  * lock: its next access is counted under the item lock, not in a slot.  A
  * slot's counts reach the item at the next drain; an update pass, which
  * drains before it walks, could meanwhile find an item idle for longer
- * than hot-kick-time (a second at least) and free it with them.  A torn
- * or stale time only takes one access to the locked path, or not.
+ * than hot-kick-time (a second at least) and free it with them.  The pass
+ * takes its time before it drains, and half a second leaves room for the
+ * hooks' coarse clock, which lags it by a tick or so.  A torn or stale
+ * time only takes one access to the locked path, or not.
  */
 static bool hot_freq_stale(const struct hot_freq *freq, u64 now)
 {
@@ -1163,10 +1163,11 @@ static void hot_track_record(struct inode *inode, loff_t pos, u64 len,
 		goto out;
 
 	/*
-	 * Reads and direct writes to the tick: a fine clock costs a fifth of
-	 * the hook, and the times serve aging and gaps of seconds.  Writeback
-	 * tells a write of its pass from one before by time (hot_wb_counted()),
-	 * so it keeps the fine clock, as hot_track_writeback_begin() does.
+	 * Reads and direct writes to the tick: a fine clock cost a fifth of
+	 * the warm hook (KUnit benchmark, UML), and the times serve aging and
+	 * gaps of seconds.  Writeback tells a write of its pass from one
+	 * before by time (hot_wb_counted()), so it keeps the fine clock, as
+	 * hot_track_writeback_begin() does.
 	 */
 	now = io == HOT_WRITEBACK ? hot_clock_ns() : hot_clock_coarse_ns();
 	/* Ranges past the largest range number are not tracked. */
@@ -1263,7 +1264,8 @@ void __hot_track_evict_inode(struct inode *inode)
  * bucket, and by temperature within the buckets that hold the hottest
  * %HOT_SPOT_SORTED items, unless one of them is very large.
  *
- * Context: any context that may take a spinlock.
+ * Context: task context: the locks it takes are not safe from interrupts
+ * or softirqs.
  */
 void hot_track_spot(struct hot_info *hi, bool ranges, unsigned int max,
 		    hot_walk_fn fn, void *arg)
@@ -1321,8 +1323,8 @@ void hot_track_spot(struct hot_info *hi, bool ranges, unsigned int max,
  * (colder ranges in the bucket of @min_temp, ranges of deleted files), then
  * stops, so it may return fewer than @max entries while more would match.
  *
- * Context: any context that may take a spinlock; takes &hot_info.map_lock
- * and, inside it, each listed range's item lock.
+ * Context: task context; takes &hot_info.map_lock and, inside it, each
+ * listed range's item lock, which are not safe from interrupts or softirqs.
  * Return: the number of entries stored in @refs; 0 if @sb does not track
  * hot data.
  */
@@ -1379,8 +1381,9 @@ EXPORT_SYMBOL_GPL(hot_track_hot_ranges);
  * @temp: where to store the range's temperature as of the last update pass,
  *	or, for a range no pass has seen yet (new, or loaded), as of now.
  *
- * Context: any context that may take a spinlock; takes &hot_info.map_lock
- * and, for a range no pass has seen, the item lock inside it.
+ * Context: task context; takes &hot_info.map_lock and, for a range no pass
+ * has seen, the item lock inside it, which are not safe from interrupts or
+ * softirqs.
  * Return: 0 on success; -ENODATA if the range is not tracked: never read
  * or written since tracking began, aged out, or @sb does not track hot data.
  */
@@ -1429,7 +1432,7 @@ EXPORT_SYMBOL_GPL(hot_track_range_temp);
  * nor within hot-kick-time of an item the I/O hooks could not make (at
  * the memory cap, or out of memory), whose data may be hot.
  *
- * Context: any.
+ * Context: any but NMI.
  * Return: true if @sb has tracked hot data for longer than hot-kick-time;
  * false if it has not, or does not track hot data.
  */
@@ -1924,8 +1927,8 @@ out:
  * the file.  One range per file is muted at a time: muting another one
  * unmutes the first; resuming a range that is not muted does nothing.
  *
- * Context: process context, or any context that may take a spinlock.  On
- * allocation failure the range is not muted.
+ * Context: task context: the item lock is not safe from interrupts or
+ * softirqs.  On allocation failure the range is not muted.
  */
 void hot_track_mute_range(struct inode *inode, u64 index, bool mute)
 {
@@ -1963,9 +1966,8 @@ EXPORT_SYMBOL_GPL(hot_track_mute_range);
  * The copy includes the accesses that CPUs hold in their slots for the
  * file, which stay there (the slots of its ranges play no part).
  *
- * Context: process context, or any that may take a spinlock but interrupt
- * context; not under an item lock or &hot_info.map_lock.  Takes the slot
- * lock of each CPU whose slots count for the file.
+ * Context: task context, not under an item lock or &hot_info.map_lock.
+ * Takes the slot lock of each CPU whose slots count for the file.
  * Return: 0 on success; -EOPNOTSUPP if @inode's superblock does not track
  * hot data; -ENODATA if there is no data for @inode.
  */
@@ -2095,15 +2097,20 @@ static bool hot_update_inode(struct hot_info *hi, struct hot_inode_item *he,
 	hot_map_add(hi, &he->track_list, &hi->inode_map[hot_temp_bucket(temp)]);
 	drop = mapped && !he->nr_groups &&
 	       hot_item_obsolete(&he->freq, now, ctl->kick);
-	xa_unlock(&he->ranges);
 	hot_mem_add(hi, hot_range_cachep, -nr);
-
+	/*
+	 * Removed and freed in this hold of the item lock: an access that
+	 * takes it after the decision finds the item dead, not counted in an
+	 * item about to be freed.
+	 */
 	if (drop && !rhashtable_remove_fast(&hi->inodes, &he->node,
 					    hot_inode_params)) {
 		trace_hot_track_inode_drop(hi->sb, he->key.root, he->key.ino,
 					   he->generation, HOT_DROP_AGED);
-		__hot_inode_free(hi, he);
+		hot_inode_free_locked(hi, he);
+		return true;
 	}
+	xa_unlock(&he->ranges);
 	return true;
 }
 
@@ -2323,7 +2330,8 @@ static void hot_update_all(struct hot_info *hi, u64 now, u64 kick)
  * in a heat map yet are not freed.  Looks at %HOT_EVICT_BATCH items at
  * most, which bounds the time &hot_info.map_lock is held.
  *
- * Context: any context that may take a spinlock.
+ * Context: task context: the locks it takes are not safe from interrupts
+ * or softirqs.
  * Return: the number of items freed; *@more is set if the walk stopped at
  * %HOT_EVICT_BATCH items, with more to look at.
  */
@@ -2358,21 +2366,28 @@ static unsigned long hot_evict_coldest(struct hot_info *hi, unsigned long nr,
 					 track_list) {
 			if (++seen > HOT_EVICT_BATCH)
 				break;
-			/* Not xa_empty(): see hot_inode_free_locked(). */
-			if (data_race(he->nr_groups)) {
+			/*
+			 * Not xa_empty(): see hot_inode_free_locked().  Told,
+			 * removed and freed in one hold of the item lock: a
+			 * range added meanwhile would go with it.
+			 */
+			xa_lock(&he->ranges);
+			if (he->nr_groups) {
+				xa_unlock(&he->ranges);
 				list_move_tail(&he->track_list, &skipped);
 				continue;
 			}
-			if (!rhashtable_remove_fast(&hi->inodes, &he->node,
-						    hot_inode_params)) {
-				trace_hot_track_inode_drop(hi->sb, he->key.root,
-							   he->key.ino,
-							   he->generation,
-							   HOT_DROP_EVICTED);
-				__hot_inode_free(hi, he);
-				if (++freed >= nr)
-					break;
+			if (rhashtable_remove_fast(&hi->inodes, &he->node,
+						   hot_inode_params)) {
+				xa_unlock(&he->ranges);
+				continue;
 			}
+			trace_hot_track_inode_drop(hi->sb, he->key.root,
+						   he->key.ino, he->generation,
+						   HOT_DROP_EVICTED);
+			hot_inode_free_locked(hi, he);
+			if (++freed >= nr)
+				break;
 		}
 		/*
 		 * Items with ranges that joined since the last pass go behind

@@ -418,6 +418,21 @@ static struct hot_inode_item *hot_kunit_item(struct hot_kunit_fs *fs, int i)
 	return he;
 }
 
+/*
+ * Stamp @freq, of @he or one of its ranges, a minute ahead: the accesses
+ * that follow go to the per-CPU slots however long this thread waits
+ * between them (hot_freq_stale()), on a loaded machine too.
+ */
+static void hot_kunit_fresh(struct hot_inode_item *he, struct hot_freq *freq)
+{
+	u64 t = hot_clock_ns() + 60 * NSEC_PER_SEC;
+
+	xa_lock(&he->ranges);
+	freq->last_read_time = t;
+	freq->last_write_time = t;
+	xa_unlock(&he->ranges);
+}
+
 /* I/O recorded, and counted in the items, as after an update pass. */
 static void hot_kunit_io(struct inode *inode, loff_t pos, u64 len, int rw)
 {
@@ -1337,6 +1352,8 @@ static void hot_pcp_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, he->freq.nr_reads, 1);
 	KUNIT_EXPECT_EQ(test, hr->freq.nr_reads, 1);
 
+	hot_kunit_fresh(he, &he->freq);
+	hot_kunit_fresh(he, &hr->freq);
 	hot_track_io(fs->inode[0], 0, SZ_4K, READ);
 	hot_track_io(fs->inode[0], 0, SZ_4K, WRITE);
 	hot_track_io(fs->inode[0], 0, SZ_4K, WRITE);
@@ -1370,10 +1387,10 @@ static void hot_pcp_test(struct kunit *test)
 	 * between it and the next drain does not find the items idle.
 	 */
 	xa_lock(&he->ranges);
-	he->freq.last_read_time -= NSEC_PER_SEC;
-	he->freq.last_write_time -= NSEC_PER_SEC;
-	hr->freq.last_read_time -= NSEC_PER_SEC;
-	hr->freq.last_write_time -= NSEC_PER_SEC;
+	he->freq.last_read_time = hot_clock_ns() - NSEC_PER_SEC;
+	he->freq.last_write_time = he->freq.last_read_time;
+	hr->freq.last_read_time = he->freq.last_read_time;
+	hr->freq.last_write_time = he->freq.last_read_time;
 	xa_unlock(&he->ranges);
 	hot_track_io(fs->inode[0], 0, SZ_4K, READ);
 	KUNIT_EXPECT_EQ(test, he->freq.nr_reads, 4);
@@ -1436,9 +1453,10 @@ static void hot_pcp_gone_test(struct kunit *test)
 
 	/* Range 1 read thrice, freed with its third read in a slot, read again. */
 	hot_track_io(fs->inode[0], SZ_1M, SZ_4K, READ);
-	hot_track_io(fs->inode[0], SZ_1M, SZ_4K, READ);
 	hr = xa_load(&he->ranges, 1);
 	KUNIT_ASSERT_NOT_NULL(test, hr);
+	hot_kunit_fresh(he, &hr->freq);
+	hot_track_io(fs->inode[0], SZ_1M, SZ_4K, READ);
 	KUNIT_EXPECT_EQ(test, hr->freq.nr_reads, 1);
 	hot_kunit_pass(fs->hi, hot_clock_ns(), 3600ULL * NSEC_PER_SEC);
 	hot_track_io(fs->inode[0], SZ_1M, SZ_4K, READ);
@@ -1531,6 +1549,8 @@ static void hot_pcp_busy_test(struct kunit *test)
 	h0 = xa_load(&he0->ranges, 0);
 	KUNIT_ASSERT_NOT_NULL(test, hj);
 	KUNIT_ASSERT_NOT_NULL(test, h0);
+	hot_kunit_fresh(he0, &h0->freq);
+	hot_kunit_fresh(he1, &hj->freq);
 
 	migrate_disable();
 	hot_track_io(fs->inode[0], 0, SZ_4K, READ);

@@ -53,8 +53,9 @@ static inline u64 hot_clock_ns(void)
 /**
  * hot_clock_coarse_ns() - the time of hot data tracking, to the tick
  *
- * The time of the last timer tick on the clock of hot_clock_ns(): never
- * later than hot_clock_ns(), and cheaper to read.
+ * The time of the last timekeeping update (normally the last tick) on the
+ * clock of hot_clock_ns(): never later than hot_clock_ns(), and cheaper to
+ * read.
  *
  * Context: any but NMI.
  * Return: ktime_get_coarse_ns() plus %HOT_CLOCK_BIAS, in ns.
@@ -222,8 +223,9 @@ struct hot_pcp;
  *	the first pass).  Scores are accesses per @len.
  *
  * Written by the update pass (hot_update_all()) with WRITE_ONCE() and read
- * with READ_ONCE() without a lock: a reader that sees fields of two passes
- * only computes a temperature a little off.
+ * with READ_ONCE() without a lock: a reader that sees fields of two passes,
+ * or on 32-bit a field torn between them, only computes a temperature a
+ * little off (the reader keeps @len within its bounds).
  */
 struct hot_pass {
 	u64 time;

@@ -19,7 +19,8 @@
  * @avg_delta_writes: out: the same for writes to disk, in ns.
  * @last_read_time: out: time of the last read from disk, in ns of
  *	CLOCK_MONOTONIC as the caller's clock_gettime() gives it (in its
- *	time namespace), to the timer tick; 0 if never.
+ *	time namespace); a read counted by the kernel is stamped to the tick
+ *	(the last timekeeping update); 0 if never.
  * @last_write_time: out: time of the last write to disk, the same way
  *	(to the nanosecond for writeback).
  * @num_reads: out: reads from disk; saturates at 2^32 - 1.
