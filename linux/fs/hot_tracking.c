@@ -2101,7 +2101,9 @@ static bool hot_update_inode(struct hot_info *hi, struct hot_inode_item *he,
 	/*
 	 * Removed and freed in this hold of the item lock: an access that
 	 * takes it after the decision finds the item dead, not counted in an
-	 * item about to be freed.
+	 * item about to be freed.  The table's bucket lock nests inside the
+	 * item lock here and in hot_evict_coldest(); nothing takes them the
+	 * other way round.
 	 */
 	if (drop && !rhashtable_remove_fast(&hi->inodes, &he->node,
 					    hot_inode_params)) {
