@@ -28,6 +28,10 @@
  * - &hot_info.map_lock protects the heat maps and the items' links in them.
  *   The update worker, the shrinker, the memory cap, the spot lists and the
  *   freeing of items take it, before an item lock; the I/O path never does.
+ * - Lock order: &hot_info.pcp_mutex (the drain), &hot_info.map_lock, an
+ *   item lock, a bucket lock of &hot_info.inodes (an update pass or eviction
+ *   removes an idle item from the table in the hold of its lock that frees
+ *   it).  &hot_pcp.lock is held with no other lock.
  * - Items are freed after an RCU grace period, once they left their index
  *   and their heat map.  A deleted file's item is killed (dead) by the
  *   eviction hook and freed by &hot_info.free_work, which owns it once it
@@ -159,7 +163,13 @@ static const struct rhashtable_params hot_inode_params = {
 	.key_len		= sizeof_field(struct hot_inode_item, key),
 	.key_offset		= offsetof(struct hot_inode_item, key),
 	.head_offset		= offsetof(struct hot_inode_item, node),
-	.automatic_shrinking	= true,
+	/*
+	 * No automatic_shrinking: halving the table at 30 % full and doubling
+	 * it again at 75 % moved every item each time, which cost files that
+	 * come and go (a build tree made and deleted) as much CPU time as the
+	 * hooks (KUnit hot_bench_table_resize).  The table keeps the size of
+	 * the most items it held, which the memory cap bounds.
+	 */
 };
 
 /**
@@ -383,8 +393,9 @@ static struct hot_pass hot_pass_get(const struct hot_info *hi)
 
 /*
  * What &hot_info.mem counts for an inode item besides its slab object: four
- * buckets of &hot_info.inodes, the most a table that grows at 75 % and
- * shrinks at 30 % full keeps per item.
+ * buckets of &hot_info.inodes.  The table doubles at 75 % full and does not
+ * shrink: it has fewer than 8/3 buckets per item of the most it held, all
+ * counted while it holds at least a quarter of its size in items.
  */
 #define HOT_INODE_TABLE_BYTES	(4 * sizeof(struct rhash_head *))
 

@@ -371,6 +371,74 @@ static void hot_bench_delete(struct kunit *test)
 	hot_bench_fs_destroy(fs);
 }
 
+/*
+ * Run the inode table's deferred resize work here, in this thread, until it
+ * has no more to do, and return the ns it took.  The table kicks its worker
+ * through an irq_work, which here waits for the next tick: waiting for the
+ * worker would time that wait too.  The worker's own run, later, finds the
+ * work done.
+ */
+static u64 hot_bench_table_work(struct hot_info *hi)
+{
+	struct work_struct *work = &hi->inodes.run_work;
+	struct bucket_table *tbl;
+	unsigned int i;
+	bool more;
+	u64 t = ktime_get_ns();
+
+	for (i = 0; i < 64; i++) {
+		work->func(work);
+		rcu_read_lock();
+		tbl = rht_dereference_rcu(hi->inodes.tbl, &hi->inodes);
+		more = rcu_access_pointer(tbl->future_tbl);
+		rcu_read_unlock();
+		if (!more)
+			break;
+	}
+	return ktime_get_ns() - t;
+}
+
+/*
+ * The work of the inode table's worker (rhashtable's deferred resize) as
+ * files come and go, twice: 10000 files' items made by their first read,
+ * then deleted, then the same again, as a build tree is made and removed
+ * over and over.  The worker runs between calls to the hooks, here each
+ * 512 files, and is timed apart from them, in ns per file that joined or
+ * left.
+ */
+static void hot_bench_table_resize(struct kunit *test)
+{
+	const unsigned int nr = 10000;
+	struct hot_bench_fs *fs;
+	u64 t_grow, t_shrink;
+	unsigned int i, round;
+
+	hot_bench_skip_unless_enabled(test);
+	fs = hot_bench_fs_create(test, nr);
+	for (round = 1; round <= 2; round++) {
+		t_grow = 0;
+		t_shrink = 0;
+		for (i = 0; i <= nr; i++) {
+			if (i % 512 == 0 || i == nr)
+				t_grow += hot_bench_table_work(fs->hi);
+			if (i < nr)
+				hot_track_io(&fs->inodes[i], 0, SZ_4K, READ);
+		}
+		KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_inodes), nr);
+		for (i = 0; i <= nr; i++) {
+			if (i % 512 == 0 || i == nr)
+				t_shrink += hot_bench_table_work(fs->hi);
+			if (i < nr)
+				__hot_track_evict_inode(&fs->inodes[i]);
+		}
+		KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_inodes), 0);
+		kunit_info(test, "inode table resize work, round %u: %llu ns per new file, %llu ns per deleted file\n",
+			   round, div_u64(t_grow, nr), div_u64(t_shrink, nr));
+		rcu_barrier();
+	}
+	hot_bench_fs_destroy(fs);
+}
+
 static void hot_bench_update_pass(struct kunit *test)
 {
 	static const unsigned long sizes[] = { 1000, 10000, 100000, 1000000 };
@@ -554,6 +622,7 @@ static struct kunit_case hot_bench_cases[] = {
 	KUNIT_CASE(hot_bench_hook_cpus_same_file),
 	KUNIT_CASE(hot_bench_hook_cpus_own_file),
 	KUNIT_CASE(hot_bench_delete),
+	KUNIT_CASE(hot_bench_table_resize),
 	KUNIT_CASE_SLOW(hot_bench_update_pass),
 	KUNIT_CASE_SLOW(hot_bench_lock_hold),
 	{}

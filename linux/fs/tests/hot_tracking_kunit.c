@@ -6,6 +6,7 @@
 
 #include <kunit/test.h>
 #include <linux/completion.h>
+#include <linux/irq_work.h>
 #include <linux/kthread.h>
 
 static void hot_range_span_test(struct kunit *test)
@@ -739,6 +740,64 @@ static void hot_update_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_ranges), 0);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_inodes), 0);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->mem), 0);
+}
+
+/* The size of the inode table, in buckets, once its worker is done. */
+static unsigned int hot_kunit_table_size(struct hot_info *hi)
+{
+	struct bucket_table *tbl;
+	unsigned int size, i;
+	bool busy;
+
+	/*
+	 * The table kicks its worker through an irq_work, and the worker
+	 * queues itself again while a resize has more to do.
+	 */
+	for (i = 0; i < 100; i++) {
+		irq_work_sync(&hi->inodes.run_irq_work);
+		flush_work(&hi->inodes.run_work);
+		rcu_read_lock();
+		tbl = rht_dereference_rcu(hi->inodes.tbl, &hi->inodes);
+		size = tbl->size;
+		busy = rcu_access_pointer(tbl->future_tbl) ||
+		       irq_work_is_pending(&hi->inodes.run_irq_work) ||
+		       work_pending(&hi->inodes.run_work);
+		rcu_read_unlock();
+		if (!busy)
+			break;
+	}
+	return size;
+}
+
+/*
+ * The inode table keeps its size when files go: halving it and doubling it
+ * again as files come and go moved every item each time.
+ */
+static void hot_table_keep_test(struct kunit *test)
+{
+	struct hot_kunit_fs *fs = test->priv;
+	struct inode *inode = fs->inode[0];
+	const unsigned int nr = 256;
+	unsigned int size, i;
+
+	for (i = 0; i < nr; i++) {
+		inode->i_ino = 1000 + i;
+		hot_track_io(inode, 0, SZ_4K, READ);
+	}
+	KUNIT_ASSERT_EQ(test, atomic_long_read(&fs->hi->nr_inodes), nr);
+	size = hot_kunit_table_size(fs->hi);
+	/* Grown to hold them at 75 % at most. */
+	KUNIT_EXPECT_GE(test, size * 3, nr * 4);
+
+	inode->__i_nlink = 0;
+	for (i = 0; i < nr; i++) {
+		inode->i_ino = 1000 + i;
+		hot_track_evict_inode(inode);
+	}
+	flush_work(&fs->hi->free_work);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_inodes), 0);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->mem), 0);
+	KUNIT_EXPECT_EQ(test, hot_kunit_table_size(fs->hi), size);
 }
 
 /*
@@ -1900,6 +1959,7 @@ static struct kunit_case hot_track_test_cases[] = {
 	KUNIT_CASE(hot_internal_inode_test),
 	KUNIT_CASE(hot_track_writeback_test),
 	KUNIT_CASE(hot_track_lifetime_test),
+	KUNIT_CASE(hot_table_keep_test),
 	KUNIT_CASE(hot_temp_bucket_test),
 	KUNIT_CASE(hot_update_test),
 	KUNIT_CASE(hot_new_item_test),

@@ -33,6 +33,9 @@ SIZE = re.compile(r"# hot_bench_item_size: (\w+) item: (\d+) bytes "
 DELETE = re.compile(r"# hot_bench_delete: deleted file of one range: hook "
                     r"(\d+), free work (\d+), after a grace period (\d+), "
                     r"in all (\d+) ns per file")
+RESIZE = re.compile(r"# hot_bench_table_resize: inode table resize work, "
+                    r"round (\d+): (\d+) ns per new file, (\d+) ns per "
+                    r"deleted file")
 DONE = re.compile(r"^\[[ \d.]+\] (not )?ok \d+ hot_track_benchmark")
 STALL = re.compile(r"rcu: INFO: rcu_\w+ (self-)?detected stall")
 CASE = re.compile(r"(?:not )?ok \d+ (hot_bench_\w+)")
@@ -57,6 +60,14 @@ def parse(paths):
                     access.setdefault(("deleted file of one range, "
                                        "eviction hook, per file", cpus),
                                       []).append(float(m[1]))
+                m = RESIZE.search(line)
+                if m:
+                    for what, ns in (("new file", m[2]),
+                                     ("deleted file", m[3])):
+                        access.setdefault(("%s, inode table resize work, "
+                                           "round %s, per file" %
+                                           (what, m[1]), cpus),
+                                          []).append(float(ns))
                 m = PASS.search(line)
                 if m:
                     passes.setdefault((int(m[1]), cpus), []).append(
@@ -123,7 +134,8 @@ def main():
             lines.append("| %s | %d | %s |" % (what, cpus, stat(values)))
     lines += ["", "## A small file's life, and reads with cold caches", "",
               "ns per file (its first read, the eviction hook of its "
-              "deletion) or per read (each after a sweep of 32 MiB that "
+              "deletion, the work of the inode table's worker that "
+              "doubles and halves it as files come and go) or per read (each after a sweep of 32 MiB that "
               "evicts the data caches up to L2 and the data TLB, on a "
               "superblock that tracks and on one that does not); no "
               "target.", "",
