@@ -28,10 +28,16 @@
  * - &hot_info.map_lock protects the heat maps and the items' links in them.
  *   The update worker, the shrinker, the memory cap, the spot lists and the
  *   freeing of items take it, before an item lock; the I/O path never does.
- * - Lock order: &hot_info.pcp_mutex (the drain), &hot_info.map_lock, an
- *   item lock, a bucket lock of &hot_info.inodes (an update pass or eviction
- *   removes an idle item from the table in the hold of its lock that frees
- *   it).  &hot_pcp.lock is held with no other lock.
+ * - Lock order, outer first: &super_block.s_umount (hot_track_sync()),
+ *   &hot_info.pcp_mutex (the drain), &hot_info.map_lock, an item lock, a
+ *   bucket lock of &hot_info.inodes (the update pass and hot_evict_coldest()
+ *   remove an idle item from the table in the hold of its lock that frees
+ *   it).  &hot_pcp.lock nests only in pcp_mutex, &hot_info.pass_lock only in
+ *   hot_infos_lock.  The I/O hooks hold one of an item lock, a bucket lock
+ *   (inserting an item) or &hot_pcp.lock at a time, under whatever the
+ *   filesystem holds around them (btrfs: a spinlock, in writeback); the
+ *   shrinker takes map_lock from reclaim, and nothing allocates here under
+ *   these locks but with GFP_NOWAIT.
  * - Items are freed after an RCU grace period, once they left their index
  *   and their heat map.  A deleted file's item is killed (dead) by the
  *   eviction hook and freed by &hot_info.free_work, which owns it once it
@@ -159,16 +165,24 @@ static DEFINE_MUTEX(hot_infos_lock);
 static struct kmem_cache *hot_inode_cachep __ro_after_init;
 static struct kmem_cache *hot_range_cachep __ro_after_init;
 
+/*
+ * The size of the inode table when it is made (rhashtable's default without
+ * a hint), in buckets: it is not shrunk below that.
+ */
+#define HOT_TABLE_MIN_TRIM	64U
+
 static const struct rhashtable_params hot_inode_params = {
 	.key_len		= sizeof_field(struct hot_inode_item, key),
 	.key_offset		= offsetof(struct hot_inode_item, key),
 	.head_offset		= offsetof(struct hot_inode_item, node),
+	.min_size		= HOT_TABLE_MIN_TRIM,
 	/*
-	 * No automatic_shrinking: halving the table at 30 % full and doubling
-	 * it again at 75 % moved every item each time, which cost files that
-	 * come and go (a build tree made and deleted) as much CPU time as the
-	 * hooks (KUnit hot_bench_table_resize).  The table keeps the size of
-	 * the most items it held, which the memory cap bounds.
+	 * No automatic_shrinking: shrinking the table to fit as soon as it
+	 * was less than 30 % full, and doubling it again at 75 %, moved every
+	 * item each time, which cost files that come and go (a build tree
+	 * made and deleted) as much CPU time as the hooks (KUnit
+	 * hot_bench_table_resize).  The update worker shrinks it when it has
+	 * been sparse for a while: hot_table_trim().
 	 */
 };
 
@@ -393,11 +407,13 @@ static struct hot_pass hot_pass_get(const struct hot_info *hi)
 
 /*
  * What &hot_info.mem counts for an inode item besides its slab object: four
- * buckets of &hot_info.inodes.  The table doubles at 75 % full and does not
- * shrink: it has fewer than 8/3 buckets per item of the most it held, all
- * counted while it holds at least a quarter of its size in items.
+ * buckets of &hot_info.inodes, at twice the size of a bucket pointer, as a
+ * table of 2^n buckets and its header, allocated with kvmalloc(), take up
+ * to twice that.  The table doubles at 75 % full and hot_table_trim()
+ * shrinks it when it has held fewer than a quarter of its size in items
+ * for a while: all counted, but for that while.
  */
-#define HOT_INODE_TABLE_BYTES	(4 * sizeof(struct rhash_head *))
+#define HOT_INODE_TABLE_BYTES	(4 * 2 * sizeof(struct rhash_head *))
 
 static void hot_mem_add(struct hot_info *hi, struct kmem_cache *cachep,
 			long nr)
@@ -2420,6 +2436,47 @@ static unsigned long hot_evict_coldest(struct hot_info *hi, unsigned long nr,
 }
 
 /*
+ * Update passes in a row that find the inode table less than a quarter full
+ * before hot_table_trim() shrinks it: a minute at the default
+ * hot-update-delay.
+ */
+#define HOT_TABLE_SPARSE_PASSES	6
+
+/* The size of @hi's inode table, in buckets. */
+unsigned int hot_track_table_size(struct hot_info *hi)
+{
+	unsigned int size;
+
+	rcu_read_lock();
+	size = rht_dereference_rcu(hi->inodes.tbl, &hi->inodes)->size;
+	rcu_read_unlock();
+	return size;
+}
+
+/*
+ * Shrink @hi's inode table to fit its items once it has held fewer than a
+ * quarter of its size in them for %HOT_TABLE_SPARSE_PASSES passes in a row:
+ * files that come and go within that time cost the table no resize, and a
+ * table that outgrew its items gives its memory back.  Tables of the size
+ * they start with (64 buckets) stay.  The update worker's.
+ */
+static void hot_table_trim(struct hot_info *hi)
+{
+	unsigned int size = hot_track_table_size(hi);
+
+	if (size <= HOT_TABLE_MIN_TRIM ||
+	    atomic_read(&hi->inodes.nelems) >= size / 4) {
+		hi->table_sparse = 0;
+		return;
+	}
+	if (++hi->table_sparse < HOT_TABLE_SPARSE_PASSES)
+		return;
+	hi->table_sparse = 0;
+	/* -EEXIST: a resize was under way; -ENOMEM: it stays as it is. */
+	rhashtable_shrink_to_fit(&hi->inodes);
+}
+
+/*
  * How many items to free to bring @mem bytes under @thresh bytes: as many
  * as it takes if each range item freed takes its leaf node with it, the
  * most one frees; the caller asks again after freeing them.  0 when not
@@ -2488,6 +2545,7 @@ static void hot_update_work(struct work_struct *work)
 	if (evicted)
 		trace_hot_track_evict(hi->sb, HOT_EVICT_CAP, evicted,
 				      atomic_long_read(&hi->mem));
+	hot_table_trim(hi);
 	spin_lock(&hi->map_lock);
 	WRITE_ONCE(hi->nr_passes, hi->nr_passes + 1);
 	spin_unlock(&hi->map_lock);

@@ -743,7 +743,8 @@ static void hot_update_test(struct kunit *test)
 }
 
 /* The size of the inode table, in buckets, once its worker is done. */
-static unsigned int hot_kunit_table_size(struct hot_info *hi)
+static unsigned int hot_kunit_table_size(struct kunit *test,
+					 struct hot_info *hi)
 {
 	struct bucket_table *tbl;
 	unsigned int size, i;
@@ -766,38 +767,76 @@ static unsigned int hot_kunit_table_size(struct hot_info *hi)
 		if (!busy)
 			break;
 	}
+	KUNIT_EXPECT_FALSE(test, busy);
 	return size;
 }
 
+/* Items for @nr files, inode numbers from 1000, read once; or deleted. */
+static void hot_kunit_files(struct hot_kunit_fs *fs, unsigned int nr,
+			    bool delete)
+{
+	struct inode *inode = fs->inode[0];
+	unsigned int i;
+
+	inode->__i_nlink = !delete;
+	for (i = 0; i < nr; i++) {
+		inode->i_ino = 1000 + i;
+		if (delete)
+			hot_track_evict_inode(inode);
+		else
+			hot_track_io(inode, 0, SZ_4K, READ);
+	}
+	inode->i_ino = 100;
+	inode->__i_nlink = 1;
+	flush_work(&fs->hi->free_work);
+}
+
 /*
- * The inode table keeps its size when files go: halving it and doubling it
- * again as files come and go moved every item each time.
+ * The inode table keeps its size when files go: shrinking it and growing it
+ * again as files come and go moved every item each time.  The update worker
+ * shrinks it to fit once it has been less than a quarter full for
+ * HOT_TABLE_SPARSE_PASSES passes in a row, never below the size it starts
+ * with.
  */
-static void hot_table_keep_test(struct kunit *test)
+static void hot_table_trim_test(struct kunit *test)
 {
 	struct hot_kunit_fs *fs = test->priv;
-	struct inode *inode = fs->inode[0];
 	const unsigned int nr = 256;
 	unsigned int size, i;
 
-	for (i = 0; i < nr; i++) {
-		inode->i_ino = 1000 + i;
-		hot_track_io(inode, 0, SZ_4K, READ);
-	}
+	hot_kunit_files(fs, nr, false);
 	KUNIT_ASSERT_EQ(test, atomic_long_read(&fs->hi->nr_inodes), nr);
-	size = hot_kunit_table_size(fs->hi);
+	size = hot_kunit_table_size(test, fs->hi);
 	/* Grown to hold them at 75 % at most. */
 	KUNIT_EXPECT_GE(test, size * 3, nr * 4);
 
-	inode->__i_nlink = 0;
-	for (i = 0; i < nr; i++) {
-		inode->i_ino = 1000 + i;
-		hot_track_evict_inode(inode);
-	}
-	flush_work(&fs->hi->free_work);
+	hot_kunit_files(fs, nr, true);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_inodes), 0);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->mem), 0);
-	KUNIT_EXPECT_EQ(test, hot_kunit_table_size(fs->hi), size);
+	KUNIT_EXPECT_EQ(test, hot_kunit_table_size(test, fs->hi), size);
+
+	/* Sparse for a few passes, then full enough again: it stays. */
+	for (i = 1; i < HOT_TABLE_SPARSE_PASSES; i++)
+		hot_table_trim(fs->hi);
+	KUNIT_EXPECT_EQ(test, fs->hi->table_sparse,
+			HOT_TABLE_SPARSE_PASSES - 1);
+	hot_kunit_files(fs, nr, false);
+	hot_table_trim(fs->hi);
+	KUNIT_EXPECT_EQ(test, fs->hi->table_sparse, 0);
+	KUNIT_EXPECT_EQ(test, hot_kunit_table_size(test, fs->hi), size);
+
+	/* Sparse for as many passes in a row: shrunk, no further than 64. */
+	hot_kunit_files(fs, nr, true);
+	for (i = 1; i < HOT_TABLE_SPARSE_PASSES; i++)
+		hot_table_trim(fs->hi);
+	KUNIT_EXPECT_EQ(test, hot_kunit_table_size(test, fs->hi), size);
+	hot_table_trim(fs->hi);
+	KUNIT_EXPECT_EQ(test, hot_kunit_table_size(test, fs->hi),
+			HOT_TABLE_MIN_TRIM);
+	for (i = 0; i < HOT_TABLE_SPARSE_PASSES; i++)
+		hot_table_trim(fs->hi);
+	KUNIT_EXPECT_EQ(test, hot_kunit_table_size(test, fs->hi),
+			HOT_TABLE_MIN_TRIM);
 }
 
 /*
@@ -1959,7 +1998,7 @@ static struct kunit_case hot_track_test_cases[] = {
 	KUNIT_CASE(hot_internal_inode_test),
 	KUNIT_CASE(hot_track_writeback_test),
 	KUNIT_CASE(hot_track_lifetime_test),
-	KUNIT_CASE(hot_table_keep_test),
+	KUNIT_CASE(hot_table_trim_test),
 	KUNIT_CASE(hot_temp_bucket_test),
 	KUNIT_CASE(hot_update_test),
 	KUNIT_CASE(hot_new_item_test),

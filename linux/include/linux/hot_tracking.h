@@ -239,8 +239,9 @@ struct hot_pass {
  * @type: what the filesystem tells hot data tracking, or NULL.
  * @inodes: the &struct hot_inode_item of the superblock, by &hot_inode_key.
  * @mem: bytes used by the items of this superblock: their slab objects,
- *	the leaf nodes of the range xarrays, and four hash-table buckets per
- *	inode item (the most a table that grows and shrinks by itself has).
+ *	the leaf nodes of the range xarrays, and the bytes of four hash-table
+ *	buckets per inode item, each bucket at twice its size (the allocator
+ *	rounds a table up to twice its size at most).
  * @nr_inodes: number of inode items.
  * @nr_ranges: number of range items.
  * @enabled_at: when tracking was turned on, in ns of hot_clock_ns().
@@ -291,6 +292,8 @@ struct hot_pass {
  *	cap can free; under @map_lock, read without it by the shrinker.
  * @shrink_keep: items the shrinker leaves: the hottest eighth of those the
  *	last update pass put in the heat maps, at least 64; set by the pass.
+ * @table_sparse: update passes in a row that found @inodes less than a
+ *	quarter full; the update worker's (hot_table_trim()).
  */
 struct hot_info {
 	struct super_block *sb;
@@ -326,6 +329,7 @@ struct hot_info {
 	struct shrinker *shrinker;
 	unsigned long nr_mapped;
 	unsigned long shrink_keep;
+	unsigned int table_sparse;
 };
 
 /**

@@ -135,7 +135,8 @@ def main():
     lines += ["", "## A small file's life, and reads with cold caches", "",
               "ns per file (its first read, the eviction hook of its "
               "deletion, the work of the inode table's worker that "
-              "doubles and halves it as files come and go) or per read (each after a sweep of 32 MiB that "
+              "resizes it as files come and go) or per read (each after "
+              "a sweep of 32 MiB that "
               "evicts the data caches up to L2 and the data TLB, on a "
               "superblock that tracks and on one that does not); no "
               "target.", "",
