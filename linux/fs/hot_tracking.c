@@ -24,7 +24,7 @@
  *   them, under that CPU's &hot_pcp.lock, and counted in the items by the
  *   drain of the update worker and of readers that want every access (see
  *   "Per-CPU counting" below).  No other lock is taken with it held, and
- *   it is not taken under another.
+ *   only the drain's &hot_info.pcp_mutex is held when it is taken.
  * - &hot_info.map_lock protects the heat maps and the items' links in them.
  *   The update worker, the shrinker, the memory cap, the spot lists and the
  *   freeing of items take it, before an item lock; the I/O path never does.
@@ -32,12 +32,16 @@
  *   &hot_info.pcp_mutex (the drain), &hot_info.map_lock, an item lock, a
  *   bucket lock of &hot_info.inodes (the update pass and hot_evict_coldest()
  *   remove an idle item from the table in the hold of its lock that frees
- *   it).  &hot_pcp.lock nests only in pcp_mutex, &hot_info.pass_lock only in
- *   hot_infos_lock.  The I/O hooks hold one of an item lock, a bucket lock
- *   (inserting an item) or &hot_pcp.lock at a time, under whatever the
- *   filesystem holds around them (btrfs: a spinlock, in writeback); the
- *   shrinker takes map_lock from reclaim, and nothing allocates here under
- *   these locks but with GFP_NOWAIT.
+ *   it).  &hot_pcp.lock nests only in pcp_mutex; &hot_info.pass_lock only
+ *   in hot_infos_lock, which nests in s_umount (mount and umount).  The I/O
+ *   hooks hold one of an item lock, a bucket lock (inserting an item) or
+ *   &hot_pcp.lock at a time, under whatever the filesystem holds around
+ *   them (btrfs: a spinlock, in writeback), and allocate with GFP_NOWAIT
+ *   (rhashtable's insertion with GFP_ATOMIC).  The shrinker takes map_lock
+ *   from reclaim: nothing allocates under these locks but so.  The table's
+ *   own &rhashtable.mutex, taken by its worker and by hot_table_trim() with
+ *   none of them held, is held across GFP_KERNEL allocations, so reclaim,
+ *   and the shrinker's locks, may nest in it.
  * - Items are freed after an RCU grace period, once they left their index
  *   and their heat map.  A deleted file's item is killed (dead) by the
  *   eviction hook and freed by &hot_info.free_work, which owns it once it
@@ -169,13 +173,13 @@ static struct kmem_cache *hot_range_cachep __ro_after_init;
  * The size of the inode table when it is made (rhashtable's default without
  * a hint), in buckets: it is not shrunk below that.
  */
-#define HOT_TABLE_MIN_TRIM	64U
+#define HOT_TABLE_MIN_SIZE	64U
 
 static const struct rhashtable_params hot_inode_params = {
 	.key_len		= sizeof_field(struct hot_inode_item, key),
 	.key_offset		= offsetof(struct hot_inode_item, key),
 	.head_offset		= offsetof(struct hot_inode_item, node),
-	.min_size		= HOT_TABLE_MIN_TRIM,
+	.min_size		= HOT_TABLE_MIN_SIZE,
 	/*
 	 * No automatic_shrinking: shrinking the table to fit as soon as it
 	 * was less than 30 % full, and doubling it again at 75 %, moved every
@@ -2464,16 +2468,18 @@ static void hot_table_trim(struct hot_info *hi)
 {
 	unsigned int size = hot_track_table_size(hi);
 
-	if (size <= HOT_TABLE_MIN_TRIM ||
+	if (size <= HOT_TABLE_MIN_SIZE ||
 	    atomic_read(&hi->inodes.nelems) >= size / 4) {
 		hi->table_sparse = 0;
 		return;
 	}
 	if (++hi->table_sparse < HOT_TABLE_SPARSE_PASSES)
 		return;
-	hi->table_sparse = 0;
-	/* -EEXIST: a resize was under way; -ENOMEM: it stays as it is. */
-	rhashtable_shrink_to_fit(&hi->inodes);
+	/* -EEXIST: a resize was under way; -ENOMEM: try at the next pass. */
+	if (rhashtable_shrink_to_fit(&hi->inodes))
+		hi->table_sparse = HOT_TABLE_SPARSE_PASSES - 1;
+	else
+		hi->table_sparse = 0;
 }
 
 /*

@@ -807,8 +807,10 @@ static void hot_table_trim_test(struct kunit *test)
 	hot_kunit_files(fs, nr, false);
 	KUNIT_ASSERT_EQ(test, atomic_long_read(&fs->hi->nr_inodes), nr);
 	size = hot_kunit_table_size(test, fs->hi);
-	/* Grown to hold them at 75 % at most. */
+	/* Grown to hold them at 75 % at most; four buckets counted each. */
 	KUNIT_EXPECT_GE(test, size * 3, nr * 4);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->mem),
+			hot_kunit_mem(nr, nr, 0));
 
 	hot_kunit_files(fs, nr, true);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_inodes), 0);
@@ -832,11 +834,12 @@ static void hot_table_trim_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, hot_kunit_table_size(test, fs->hi), size);
 	hot_table_trim(fs->hi);
 	KUNIT_EXPECT_EQ(test, hot_kunit_table_size(test, fs->hi),
-			HOT_TABLE_MIN_TRIM);
+			HOT_TABLE_MIN_SIZE);
+	KUNIT_EXPECT_EQ(test, fs->hi->table_sparse, 0);
 	for (i = 0; i < HOT_TABLE_SPARSE_PASSES; i++)
 		hot_table_trim(fs->hi);
 	KUNIT_EXPECT_EQ(test, hot_kunit_table_size(test, fs->hi),
-			HOT_TABLE_MIN_TRIM);
+			HOT_TABLE_MIN_SIZE);
 }
 
 /*
