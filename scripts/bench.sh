@@ -105,7 +105,10 @@ cpu)
 	;;
 targets)
 	cpu_settings
-	micro_runs=3 hm_runtime=240
+	# hot_move promotes the 512 MiB hot set over 180-205 s
+	# (results/2026-11-27-issue16/hot-move-repeat): the goal is taken
+	# over the last third, which must follow that.
+	micro_runs=3 hm_runtime=360
 	;;
 full)
 	rounds=5 fses="xfs ext4 btrfs" cpus="1 2" jobs="1 2 4 8"
