@@ -1453,6 +1453,54 @@ int hot_track_range_temp(struct super_block *sb,
 EXPORT_SYMBOL_GPL(hot_track_range_temp);
 
 /**
+ * hot_track_count_temp() - the temperature of a count in one update pass
+ * @sb: the superblock.
+ * @nr: reads.
+ * @pass: if not NULL, set to the time of the last update pass (ns of
+ *	hot_clock_ns()), the pass whose temperatures the heat maps hold, to
+ *	tell passes apart; 0 while an update pass is reordering the heat
+ *	maps, which then hold temperatures of two passes, or if @sb does not
+ *	track hot data.
+ *
+ * The temperature that the last update pass gave a range read @nr times in
+ * the time it counted (&hot_pass.len) and never before: that of @nr / 2
+ * reads per pass length, as hot_score_fold() halves a first count, but not
+ * below the idle rate that hot_temp() gives any range just read.  The
+ * shorter the passes (hot-update-delay), the hotter a count of @nr: a
+ * caller that compares the heat map's temperatures against it asks for
+ * ranges read at least that many times in one pass, whatever the delay.
+ *
+ * Context: task context; takes &hot_info.map_lock, which is not safe from
+ * interrupts or softirqs.
+ * Return: the temperature; 0 if @nr is 0 or @sb does not track hot data.
+ */
+u32 hot_track_count_temp(struct super_block *sb, u32 nr, u64 *pass)
+{
+	struct hot_freq freq = {};
+	struct hot_pass now = {};
+	struct hot_info *hi;
+	u64 seq = 1;
+
+	rcu_read_lock();
+	hi = rcu_dereference(sb->s_hot_info);
+	if (hi) {
+		spin_lock(&hi->map_lock);
+		seq = hi->map_seq;
+		now = hot_pass_get(hi);
+		spin_unlock(&hi->map_lock);
+	}
+	rcu_read_unlock();
+	if (pass)
+		*pass = seq & 1 ? 0 : now.time;
+	if (!hi)
+		return 0;
+	hot_freq_count(&freq, nr, now.time, false);
+	hot_score_fold(&freq, HOT_SCALE_ONE);
+	return hot_temp(&now, &freq, now.time);
+}
+EXPORT_SYMBOL_GPL(hot_track_count_temp);
+
+/**
  * hot_track_seen_all() - whether data with no item is cold
  * @sb: the superblock.
  *
@@ -2334,10 +2382,11 @@ static void hot_update_all(struct hot_info *hi, u64 now, u64 kick)
 	ctl.nr = hi->nr_folds % 255 + 1;
 
 	hot_track_drain(hi);
+	/* A new pass, once the heat maps are marked as being reordered. */
+	hot_map_seq_inc(hi);
 	WRITE_ONCE(hi->pass.time, ctl.pass.time);
 	WRITE_ONCE(hi->pass.delay, ctl.pass.delay);
 	WRITE_ONCE(hi->pass.len, ctl.pass.len);
-	hot_map_seq_inc(hi);
 	hot_walk_inodes(hi, hot_update_one, &ctl);
 	hot_sort_map(hi, hi->range_map, hi->range_unsorted, hot_range_cmp);
 	hot_sort_map(hi, hi->inode_map, hi->inode_unsorted, hot_inode_cmp);

@@ -12,7 +12,9 @@
  *   heat map of hot data tracking and rewrites those not on
  *   non-rotational devices through the COW path (btrfs_hot_move_range()),
  *   as long as the usage of the fast devices stays under the high
- *   watermark;
+ *   watermark; while it is under the low watermark, warm ranges too, up
+ *   to it: those read often enough at two update passes to tell them from
+ *   chance (HOT_MOVE_WARM_READS, HOT_MOVE_WARM_TEMP);
  * - demotes: when the usage is at or above the high watermark, scans the
  *   extents of the non-rotational data block groups, looks up the
  *   temperature of the file ranges that own them, and rewrites the coldest
@@ -27,6 +29,7 @@
  * each way.
  */
 
+#include <linux/hash.h>
 #include <linux/hot_tracking.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -397,20 +400,127 @@ out_write:
 #define HOT_MOVE_MIN_READS	2
 
 /*
- * Move hot ranges to the fast devices, up to @budget bytes, while users do
- * not fill the free space above @margin.  Returns true if a move fell back
- * to rotational devices: the fast ones are full.
+ * A warm range, promoted below promote_temp while the fast devices have
+ * room under the low watermark: read more than written, with a temperature
+ * of at least HOT_MOVE_WARM_READS reads in one update pass
+ * (hot_track_count_temp()), one read per 4.3 s and twice the rate of
+ * demote_temp, at two update passes that two runs saw.  A first pass
+ * halves a count, so that is a rate of 2.5 reads per pass or more: at the
+ * default hot-update-delay (10 s), one read per 4 s.  A range read once or
+ * twice by chance is not warm, nor one read in one burst, as of a
+ * compressed extent (a read per extent), which the next pass cools.  With
+ * passes shorter than about 2 s, five reads in one are hotter than the
+ * default promote_temp, which then decides.
  */
-static bool hot_move_promote(struct btrfs_fs_info *fs_info, u64 budget,
-			     u64 margin)
+#define HOT_MOVE_WARM_READS	5
+#define HOT_MOVE_WARM_TEMP	0x78000000U
+
+/*
+ * The warm ranges a pass is looked at for, in an open-addressed table of
+ * 64-bit hashes (0: empty), at most three quarters full so that every
+ * probe ends.  A pass with more warm ranges leaves the rest out: they are
+ * not promoted at the next pass (nor are ranges whose hash is that of a
+ * warm range, rarely).
+ */
+#define HOT_MOVE_WARM_SLOTS	4096
+#define HOT_MOVE_WARM_MAX	(HOT_MOVE_WARM_SLOTS / 4 * 3)
+
+static u64 hot_move_warm_hash(const struct hot_range_ref *ref)
+{
+	u64 h = ref->key.root * GOLDEN_RATIO_64;
+
+	h = (h ^ ref->key.ino) * GOLDEN_RATIO_64;
+	h = (h ^ ref->index) * GOLDEN_RATIO_64;
+	return (h ^ (h >> 29)) ?: 1;
+}
+
+/*
+ * Whether the table @set holds hash @h; if not and @nr is not NULL, add it
+ * if the table has room, counting it in *@nr.
+ */
+static bool hot_move_warm_find(u64 *set, unsigned int *nr, u64 h)
+{
+	unsigned int i = hash_64(h, ilog2(HOT_MOVE_WARM_SLOTS));
+
+	for (; set[i]; i = (i + 1) % HOT_MOVE_WARM_SLOTS)
+		if (set[i] == h)
+			return true;
+	if (nr && *nr < HOT_MOVE_WARM_MAX) {
+		set[i] = h;
+		(*nr)++;
+	}
+	return false;
+}
+
+/*
+ * The lowest temperature of a warm range now, and in *@pass the update pass
+ * the heat maps are of; at a new pass, the warm ranges found at the last
+ * become those of an earlier pass.  Returns 0 if warm ranges cannot be told
+ * now: a pass is reordering the heat maps, or no memory.
+ */
+static u32 hot_move_warm_pass(struct btrfs_fs_info *fs_info, u64 *pass)
 {
 	struct btrfs_hot_move *hm = &fs_info->hot_move;
-	u32 min_temp = READ_ONCE(hm->promote_temp);
+	u32 temp, demote = READ_ONCE(hm->demote_temp);
+	int i;
+
+	temp = hot_track_count_temp(fs_info->sb, HOT_MOVE_WARM_READS, pass);
+	if (!*pass)
+		return 0;
+	for (i = 0; i < ARRAY_SIZE(hm->warm); i++) {
+		if (!hm->warm[i])
+			hm->warm[i] = kvcalloc(HOT_MOVE_WARM_SLOTS, sizeof(u64),
+					       GFP_KERNEL);
+		if (!hm->warm[i])
+			return 0;
+	}
+	if (*pass != hm->warm_pass) {
+		swap(hm->warm[0], hm->warm[1]);
+		memset(hm->warm[1], 0, HOT_MOVE_WARM_SLOTS * sizeof(u64));
+		hm->warm_nr = 0;
+		hm->warm_pass = *pass;
+	}
+	/* 2^26 more: twice the rate of demote_temp. */
+	demote = demote > U32_MAX - BIT(26) ? U32_MAX : demote + BIT(26);
+	return max3(temp, HOT_MOVE_WARM_TEMP, demote);
+}
+
+/*
+ * Whether the heat maps are still of update pass @pass: warm ranges listed
+ * from them are of one pass.
+ */
+static bool hot_move_same_pass(struct btrfs_fs_info *fs_info, u64 pass)
+{
+	u64 now;
+
+	hot_track_count_temp(fs_info->sb, 0, &now);
+	return now == pass;
+}
+
+/*
+ * Move hot ranges to the fast devices, up to @budget bytes, and warm ones
+ * (above) while less than @warm bytes have moved in all, while users do
+ * not fill the free space above @margin.  Returns true if a move fell
+ * back to rotational devices: the fast ones are full.
+ */
+static bool hot_move_promote(struct btrfs_fs_info *fs_info, u64 budget,
+			     u64 warm, u64 margin)
+{
+	struct btrfs_hot_move *hm = &fs_info->hot_move;
+	u32 promote = READ_ONCE(hm->promote_temp);
+	u32 min_temp = promote, warm_temp = 0;
 	struct hot_range_ref *refs;
 	unsigned long skip = 0;
 	bool full = false;
-	u64 moved = 0;
+	u64 moved = 0, pass, h;
 	int i, n;
+
+	if (warm)
+		warm_temp = hot_move_warm_pass(fs_info, &pass);
+	if (!warm_temp)
+		warm = 0;
+	else
+		min_temp = min(promote, warm_temp);
 
 	refs = kmalloc_array(HOT_MOVE_REFS, sizeof(*refs), GFP_KERNEL);
 	if (!refs) {
@@ -423,11 +533,32 @@ static bool hot_move_promote(struct btrfs_fs_info *fs_info, u64 budget,
 		if (n <= 0)
 			break;
 		skip += n;
+		if (warm && !hot_move_same_pass(fs_info, pass))
+			warm = 0;
 		for (i = 0; i < n && moved < budget; i++) {
 			if (hot_move_stopping(fs_info))
 				goto out;
 			if (refs[i].nr_reads < HOT_MOVE_MIN_READS)
 				continue;
+			if (refs[i].temp < promote) {
+				/*
+				 * The list goes down the heat map's buckets:
+				 * past promote_temp's, no range is hot.
+				 */
+				if (moved >= warm) {
+					if (hot_temp_bucket(refs[i].temp) <
+					    hot_temp_bucket(promote))
+						goto out;
+					continue;
+				}
+				if (refs[i].nr_writes > refs[i].nr_reads)
+					continue;
+				/* Promoted if found at an earlier pass too. */
+				h = hot_move_warm_hash(&refs[i]);
+				hot_move_warm_find(hm->warm[1], &hm->warm_nr, h);
+				if (!hot_move_warm_find(hm->warm[0], NULL, h))
+					continue;
+			}
 			if (hot_move_filling(fs_info, hot_move_free(fs_info, NULL),
 					     moved, margin))
 				goto out;
@@ -700,7 +831,7 @@ static void hot_move_run(struct btrfs_fs_info *fs_info)
 	u64 batch = hot_move_batch(hm);
 	u32 high = READ_ONCE(hm->high_wm), low = READ_ONCE(hm->low_wm);
 	struct hot_move_usage u;
-	u64 high_bytes, margin, promoted;
+	u64 high_bytes, low_bytes, margin, promoted;
 
 	btrfs_update_block_groups_nonrot(fs_info);
 	hot_move_usage(fs_info, &u);
@@ -718,9 +849,11 @@ static void hot_move_run(struct btrfs_fs_info *fs_info)
 		return;
 
 	high_bytes = div_u64(u.total * high, 100);
+	low_bytes = div_u64(u.total * low, 100);
 	if (u.used >= high_bytes) {
-		hot_move_demote(fs_info, min(batch, u.used -
-					     div_u64(u.total * low, 100)));
+		/* low_wm may be above high_wm while both are written. */
+		if (u.used > low_bytes)
+			hot_move_demote(fs_info, min(batch, u.used - low_bytes));
 		return;
 	}
 	if (u.free <= margin) {
@@ -743,7 +876,9 @@ static void hot_move_run(struct btrfs_fs_info *fs_info)
 	hm->full_used = 0;
 	promoted = atomic64_read(&hm->promoted);
 	if (hot_move_promote(fs_info, min3(batch, high_bytes - u.used,
-					   u.free - margin), margin)) {
+					   u.free - margin),
+			     u.used < low_bytes ? low_bytes - u.used : 0,
+			     margin)) {
 		if (!hm->backoff)
 			btrfs_info(fs_info,
 				   "hot_move: non-rotational devices full at %llu of %llu bytes, promotion fell back to rotational ones",
@@ -853,6 +988,13 @@ void btrfs_hot_move_stop(struct btrfs_fs_info *fs_info)
 	mutex_unlock(&hm->lock);
 	cancel_delayed_work_sync(&hm->work);
 	WRITE_ONCE(hm->active, false);
+	/* A new start finds warm ranges anew. */
+	kvfree(hm->warm[0]);
+	kvfree(hm->warm[1]);
+	hm->warm[0] = NULL;
+	hm->warm[1] = NULL;
+	hm->warm_pass = 0;
+	hm->warm_nr = 0;
 }
 
 /**

@@ -51,8 +51,9 @@ struct btrfs_hot_move_fill {
  * @interval: seconds between two runs, 1 to %BTRFS_HOT_MOVE_INTERVAL_MAX.
  * @high_wm: percentage of the fast devices' data capacity above which
  *	cold data moves back, and up to which hot data moves there.
- * @low_wm: percentage demotion brings the usage back under; < @high_wm;
- *	0 demotes every cold range.
+ * @low_wm: percentage demotion brings the usage back under, and promotion
+ *	of warm ranges fills it up to; < @high_wm; 0 demotes every cold
+ *	range and promotes no warm one.
  * @batch_bytes: bytes moved per run and direction at most.
  * @move_shared: also move extents shared with other files or snapshots.
  * @demote_cursor: logical address the next scan for cold extents starts
@@ -95,6 +96,15 @@ struct btrfs_hot_move_fill {
  * @errors: errors relocation met (a range it could not move, a scan that
  *	failed), each also logged, ratelimited.
  * @last_error: the errno of the last of them (positive), 0 if none.
+ * @warm_pass: the update pass (hot_track_count_temp()) whose warm ranges
+ *	@warm[1] holds.
+ * @warm: the warm ranges promotion found, as hashes (hot_move_warm_find()):
+ *	[1] at the pass of @warm_pass, [0] at an earlier one, by the run
+ *	before.  A warm range is promoted only if found at both: one burst of
+ *	reads is warm for one pass only.  Allocated by the first run that
+ *	looks for warm ranges, freed by btrfs_hot_move_stop(); only the work
+ *	item uses them.
+ * @warm_nr: the hashes in @warm[1].
  */
 struct btrfs_hot_move {
 	struct workqueue_struct *wq;
@@ -127,6 +137,9 @@ struct btrfs_hot_move {
 	atomic64_t meta_reserve;
 	atomic64_t errors;
 	int last_error;
+	u64 warm_pass;
+	u64 *warm[2];
+	unsigned int warm_nr;
 };
 
 void btrfs_hot_move_init(struct btrfs_fs_info *fs_info);

@@ -1384,6 +1384,67 @@ static void hot_hot_ranges_test(struct kunit *test)
 			-ENODATA);
 }
 
+/*
+ * hot_track_count_temp() is the temperature an update pass gives a range
+ * read that many times in it and never before; the shorter the passes,
+ * the hotter a count.
+ */
+static void hot_count_temp_test(struct kunit *test)
+{
+	struct hot_kunit_fs *fs = test->priv;
+	const u64 s = NSEC_PER_SEC, now = hot_clock_ns() + 1000 * s;
+	unsigned int delay = READ_ONCE(sysctl_hot_update_delay);
+	static const u32 nr[] = { 4, 5, 10 };
+	struct hot_range_ref refs[4];
+	struct super_block *none;
+	u64 pass;
+	u32 temp;
+	int i, j, n;
+
+	for (i = 0; i < ARRAY_SIZE(nr); i++)
+		for (j = 0; j < nr[i]; j++)
+			hot_kunit_io(fs->inode[0], (loff_t)i * SZ_1M, SZ_4K, READ);
+	/* A pass of 10 s: those counts are above the idle rate. */
+	WRITE_ONCE(sysctl_hot_update_delay, 10);
+	hot_kunit_pass(fs->hi, now, U64_MAX);
+	WRITE_ONCE(sysctl_hot_update_delay, delay);
+	KUNIT_ASSERT_EQ(test, fs->hi->pass.len, 10 * s);
+	n = hot_track_hot_ranges(fs->sb, 0, 0, refs, ARRAY_SIZE(refs));
+	KUNIT_ASSERT_EQ(test, n, ARRAY_SIZE(nr));
+	for (i = 0; i < n; i++) {
+		KUNIT_EXPECT_EQ(test, refs[i].nr_reads, nr[n - 1 - i]);
+		KUNIT_EXPECT_EQ(test, refs[i].temp,
+				hot_track_count_temp(fs->sb, refs[i].nr_reads,
+						     &pass));
+		KUNIT_EXPECT_EQ(test, pass, now);
+	}
+	/* No pass to tell while one reorders the heat maps. */
+	fs->hi->map_seq++;
+	hot_track_count_temp(fs->sb, 5, &pass);
+	KUNIT_EXPECT_EQ(test, pass, 0);
+	fs->hi->map_seq++;
+	hot_track_count_temp(fs->sb, 5, &pass);
+	KUNIT_EXPECT_EQ(test, pass, now);
+
+	/* Five reads in a pass of 10 s: one read per 4 s. */
+	temp = hot_track_count_temp(fs->sb, 5, NULL);
+	KUNIT_EXPECT_GE(test, temp, 0x78000000U);
+	KUNIT_EXPECT_LT(test, temp, 0x79000000U);
+	KUNIT_EXPECT_LT(test, hot_track_count_temp(fs->sb, 4, NULL), temp);
+	KUNIT_EXPECT_GT(test, hot_track_count_temp(fs->sb, 10, NULL), temp);
+	KUNIT_EXPECT_EQ(test, hot_track_count_temp(fs->sb, 0, NULL), 0);
+	/* In a pass of 1 s, more than one read per 0.76 s (0x82000000). */
+	WRITE_ONCE(fs->hi->pass.len, s);
+	KUNIT_EXPECT_GT(test, hot_track_count_temp(fs->sb, 5, NULL),
+			0x82000000U);
+
+	none = kunit_kzalloc(test, sizeof(*none), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, none);
+	pass = 1;
+	KUNIT_EXPECT_EQ(test, hot_track_count_temp(none, 5, &pass), 0);
+	KUNIT_EXPECT_EQ(test, pass, 0);
+}
+
 static void hot_mute_test(struct kunit *test)
 {
 	struct hot_kunit_fs *fs = test->priv;
@@ -2015,6 +2076,7 @@ static struct kunit_case hot_track_test_cases[] = {
 	KUNIT_CASE(hot_shrink_test),
 	KUNIT_CASE(hot_spot_order_test),
 	KUNIT_CASE(hot_hot_ranges_test),
+	KUNIT_CASE(hot_count_temp_test),
 	KUNIT_CASE(hot_query_test),
 	KUNIT_CASE(hot_load_test),
 	KUNIT_CASE(hot_seen_all_test),

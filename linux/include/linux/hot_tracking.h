@@ -386,6 +386,7 @@ int hot_track_hot_ranges(struct super_block *sb, u32 min_temp,
 			 unsigned int max);
 int hot_track_range_temp(struct super_block *sb,
 			 const struct hot_inode_key *key, u64 index, u32 *temp);
+u32 hot_track_count_temp(struct super_block *sb, u32 nr, u64 *pass);
 bool hot_track_seen_all(struct super_block *sb);
 void hot_track_mute_range(struct inode *inode, u64 index, bool mute);
 int hot_track_query(struct super_block *sb, bool ranges, u64 *cursor,
@@ -569,6 +570,14 @@ static inline int hot_track_range_temp(struct super_block *sb,
 				       u64 index, u32 *temp)
 {
 	return -ENODATA;
+}
+
+static inline u32 hot_track_count_temp(struct super_block *sb, u32 nr,
+				       u64 *pass)
+{
+	if (pass)
+		*pass = 0;
+	return 0;
 }
 
 static inline bool hot_track_seen_all(struct super_block *sb)

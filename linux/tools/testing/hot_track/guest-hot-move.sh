@@ -34,10 +34,11 @@
 #
 # OUTDIR/<config>_bw.*.log are fio's bandwidth logs, OUTDIR/<config>.json
 # its results, OUTDIR/<config>.txt what moved and where the files ended up
-# (for the oracle, also how it placed them).
+# (for the oracle, also how it placed them), OUTDIR/hot_move.progress the
+# bytes promoted and used on the SSD, once a second while fio runs.
 # plot-hot-move.py turns them into a plot and a report.
 set -euo pipefail
-[ $# -ge 1 ] || { sed -n '4,38p' "$0"; exit 2; }
+[ $# -ge 1 ] || { sed -n '4,39p' "$0"; exit 2; }
 out=$(realpath -m "$1") runtime=${2:-240} size=${3:-2048} delay=${4:-4}
 configs=${5:-hot_move,hot_track,bound} promote=${6:-0x7c000000}
 hot=${7:-0} update=${8:-10}
@@ -130,7 +131,9 @@ oracle_place() {
 
 saved_update=$(cat /proc/sys/fs/hot-update-delay)
 echo "$update" > /proc/sys/fs/hot-update-delay
-trap 'umount "$mnt" 2>/dev/null || true; dmsetup remove slow 2>/dev/null || true
+sampler=
+trap '[ -z "$sampler" ] || kill "$sampler" 2>/dev/null
+      umount "$mnt" 2>/dev/null || true; dmsetup remove slow 2>/dev/null || true
       echo "$saved_update" > /proc/sys/fs/hot-update-delay' EXIT
 {
 	cat /proc/version
@@ -181,9 +184,26 @@ for cfg in ${configs//,/ }; do
 	echo "guest-hot-move: $cfg"
 	job=$here/fio/hot-move.fio
 	[ "$hot" = 0 ] || job=$here/fio/hot-move-hotset.fio
+	# hot_move's progress, once a second while fio runs: seconds since
+	# its start, promoted_bytes, ssd_used_bytes.
+	sampler=
+	if [ "$cfg" = hot_move ]; then
+		t0=$SECONDS
+		while :; do
+			echo "$((SECONDS - t0)) $(cat "$hm/promoted_bytes")" \
+			     "$(cat "$hm/ssd_used_bytes")"
+			sleep 1
+		done > "$out/$cfg.progress" &
+		sampler=$!
+	fi
 	(cd "$out" && FILE=$mnt/data SIZE=${size}m HOT=${hot}m \
 		COLD=$((size - hot))m RUNTIME=$runtime NAME=$cfg \
 		fio --output-format=json --output="$out/$cfg.json" "$job")
+	if [ -n "$sampler" ]; then
+		kill "$sampler"
+		wait "$sampler" 2>/dev/null || true
+		sampler=
+	fi
 	{
 		echo "config $cfg"
 		echo "size_mb $size"

@@ -60,6 +60,29 @@ def stats(d, cfg):
     return st
 
 
+def progress(d):
+    """hot_move's promoted bytes over the run: (second, bytes) pairs."""
+    pts = []
+    try:
+        with open(os.path.join(d, "hot_move.progress")) as f:
+            for line in f:
+                fields = line.split()
+                if len(fields) >= 2:
+                    pts.append((int(fields[0]), int(fields[1])))
+    except OSError:
+        pass
+    return pts
+
+
+def promotion_times(pts):
+    """Seconds until half, 90 % and all of what was promoted in the end."""
+    if not pts or not pts[-1][1]:
+        return {}
+    final = pts[-1][1]
+    return {name: next(t for t, b in pts if b >= share * final)
+            for name, share in (("half", 0.5), ("p90", 0.9), ("all", 1.0))}
+
+
 def settled(ys):
     n = len(ys)
     tail = ys[n - n // 3:] if n >= 3 else ys
@@ -78,6 +101,8 @@ class Run:
         self.data = {c: series(d, c) for c in CONFIGS}
         self.tail = {c: settled(ys) for c, (_, ys) in self.data.items() if ys}
         self.st = {c: stats(d, c) for c in CONFIGS}
+        self.progress = progress(d)
+        self.promotion = promotion_times(self.progress)
         st = self.st["hot_move"] or self.st["oracle"]
         self.hot_mb = int(st.get("hot_mb", 0) or 0)
         # The hot set: HOT_MB, or the whole file (older runs: 2048 MiB).
@@ -130,6 +155,14 @@ def plot(run):
                 ax.axhline(share * run.tail[c], ls=":",
                            color=line.get_color(),
                            label=f"goal: {share:.0%} of {c}, last third")
+    if run.progress:
+        ax2 = ax.twinx()
+        ax2.plot([t for t, _ in run.progress],
+                 [b / 2**20 for _, b in run.progress], ls="--",
+                 color="grey", label="hot_move: promoted (MiB)")
+        ax2.set_ylabel("promoted (MiB)")
+        ax2.set_ylim(bottom=0)
+        ax2.legend(loc="lower right")
     ax.set_xlabel("time (s)")
     ax.set_ylabel("read throughput (MB/s)")
     where = f" of the first {run.hot_mb} MiB" if run.hot_mb else ""
@@ -176,6 +209,14 @@ def report(run):
                 on_ssd(data_map), len(data_map),
                 on_ssd(cold_map), len(cold_map)),
             ""]
+        pr = run.promotion
+        if pr:
+            lines += [
+                f"Promotion over time (hot_move.progress): half of the "
+                f"{run.progress[-1][1] >> 20} MiB by {pr['half']} s, 90 % by "
+                f"{pr['p90']} s, all by {pr['all']} s of the run "
+                f"({len(run.data['hot_move'][1])} s); the last third starts "
+                f"at {len(run.data['hot_move'][1]) * 2 // 3} s.", ""]
         if hot_mb:
             lines += [
                 f"Hot set (first {hot_mb} MiB): {on_ssd(data_map[:hot_mb])} "
@@ -231,6 +272,8 @@ def report(run):
         "last_third_mb_s": run.tail,
         "ssd_room_mb": run.room_mb,
     }
+    if run.promotion:
+        summary["promotion_s"] = run.promotion
     if ost:
         summary["oracle_ranges"] = int(ost.get("oracle_ranges", 0) or 0)
         summary["oracle_placed"] = on_ssd(ost.get("oracle_data", "")[:n])

@@ -141,9 +141,11 @@ PY
 
 # keep_hot FILE:FIRST:LAST... -- COMMAND...: run COMMAND while a block of
 # each range FIRST to LAST of each FILE is read (O_DIRECT) about ten times a
-# second.  A temperature follows the reads of the last update passes: a
-# burst of reads alone cools within a few passes, perhaps before a run got
-# to all of its ranges.  Returns the status of COMMAND.
+# second, or once per $keep_pause seconds.  A temperature follows the reads
+# of the last update passes: a burst of reads alone cools within a few
+# passes, perhaps before a run got to all of its ranges.  Returns the
+# status of COMMAND.
+keep_pause=0.1
 keep_hot() {
 	local specs=() pid rc
 
@@ -153,11 +155,11 @@ keep_hot() {
 	done
 	[ $# -gt 1 ] || { echo "keep_hot: no -- COMMAND" >&2; return 2; }
 	shift
-	python3 - "${specs[@]}" <<'PY' &
+	python3 - "$keep_pause" "${specs[@]}" <<'PY' &
 import mmap, os, sys, time
 buf = mmap.mmap(-1, 4096)
 todo = []
-for spec in sys.argv[1:]:
+for spec in sys.argv[2:]:
     path, first, last = spec.rsplit(":", 2)
     todo.append((os.open(path, os.O_RDONLY | os.O_DIRECT),
                  int(first), int(last)))
@@ -165,7 +167,7 @@ while True:
     for fd, first, last in todo:
         for r in range(first, last + 1):
             os.preadv(fd, [buf], r << 20)
-    time.sleep(0.1)
+    time.sleep(float(sys.argv[1]))
 PY
 	pid=$!
 	"$@"
@@ -324,7 +326,7 @@ fast_full() {
 }
 
 ktap_print_header
-ktap_set_plan 27
+ktap_set_plan 28
 [ -z "${bad_scale+set}" ] ||
 	echo "# HOT_TIMEOUT_SCALE=$bad_scale is not an integer from 1 to 1000: using 1"
 
@@ -1420,7 +1422,70 @@ if new_fs && dbg=$(hot_dir); then
 fi
 report "relocation reads no further than the range it moves" $rc
 
-# 28. The filesystem is consistent.
+# 28. While the SSD is under low_watermark, warm ranges move too, up to it:
+# with update passes of 10 s, ranges 0-7 of a file read once a second,
+# below the default promote_temp (1.3 reads a second), are promoted, no
+# more than low_watermark leaves room for; ranges read four times, ranges
+# read in one burst of eight reads each (warm for one pass) and the rest
+# stay.
+# With low_watermark=0 (no room for warm data) nothing moves.
+warm_ranges() {
+	local pass0 low map
+
+	pass0=$(passes)
+	wait_for 60 eval '[ "$(passes)" -ge $((pass0 + 3)) ]' || {
+		echo "# no update pass"
+		return 1
+	}
+	wait_idle 60 || { echo "# relocation did not stop"; return 1; }
+	on "$mnt/f" "$(printf 'H%.0s' {1..24})" ||
+		{ echo "# moved without room: $("$where" "$mnt/f")"; return 1; }
+	# Room for a few MiB of warm data.
+	tune low_watermark=1 || return 1
+	low=$(($(stat_of ssd_total_bytes) / 100))
+	wait_for 60 eval '[ "$(stat_of promoted_bytes)" -gt 0 ]' ||
+		{ echo "# warm ranges not promoted"; return 1; }
+	wait_idle 60 || { echo "# promotion did not stop"; return 1; }
+	[ "$(stat_of promoted_bytes)" -le $((low + (1 << 20))) ] || {
+		echo "# $(stat_of promoted_bytes) bytes promoted, room $low"
+		return 1
+	}
+	map=$("$where" "$mnt/f")
+	[ $((low + (1 << 20))) -ge $((8 << 20)) ] || [[ ${map:0:8} == *H* ]] ||
+		{ echo "# all warm ranges moved, room $low: $map"; return 1; }
+	tune low_watermark=75 || return 1
+	heat "$mnt/f" 8 15 4 && heat "$mnt/f" 16 19 8 || return 1
+	wait_for 60 on "$mnt/f" "$(printf 'S%.0s' {1..8})*" ||
+		{ echo "# warm ranges not promoted: $("$where" "$mnt/f")"; return 1; }
+	# The bursts are warm at the next pass only: two passes, then idle.
+	pass0=$(passes)
+	wait_for 60 eval '[ "$(passes)" -ge $((pass0 + 2)) ]' || return 1
+	wait_idle 60 || echo "# promotion did not stop: $("$where" "$mnt/f")"
+	on "$mnt/f" "$(printf 'S%.0s' {1..8})$(printf 'H%.0s' {1..16})" ||
+		{ echo "# more moved: $("$where" "$mnt/f")"; return 1; }
+}
+rc=1
+if new_fs && dbg=$(hot_dir); then
+	rc=0
+	echo 10 > /proc/sys/fs/hot-update-delay
+	dd if=/dev/urandom of="$mnt/f" bs=1M count=24 status=none
+	sync
+	sums f
+	[ "$(stat_of promote_temp)" = 0x82000000 ] || fail "line $LINENO"
+	tune interval=1 low_watermark=0 || fail "line $LINENO"
+	# The pass after the change of delay may be short, and a few reads in
+	# it hot: from two passes on, they last 10 s.
+	pass0=$(passes)
+	wait_for 60 eval '[ "$(passes)" -ge $((pass0 + 2)) ]' ||
+		fail "line $LINENO"
+	keep_pause=1 keep_hot "$mnt/f:0:7" -- warm_ranges || fail "warm ranges"
+	echo 1 > /proc/sys/fs/hot-update-delay
+	verify sums || fail "verify"
+	check_fs || fail "btrfs check"
+fi
+report "warm ranges fill the room under low_watermark" $rc
+
+# 29. The filesystem is consistent.
 rc=1
 if mountpoint -q "$mnt" && umount "$mnt"; then
 	btrfs check --readonly "$hdd" >"$work/check.log" 2>&1 && rc=0
