@@ -170,15 +170,45 @@ static struct kmem_cache *hot_inode_cachep __ro_after_init;
 static struct kmem_cache *hot_range_cachep __ro_after_init;
 
 /*
- * The size of the inode table when it is made (rhashtable's default without
- * a hint), in buckets: it is not shrunk below that.
+ * The smallest size of an inode table, in buckets (rhashtable's default
+ * size without a hint), and the largest that the cap can ask for (an
+ * rhashtable's min_size is a u16).
  */
 #define HOT_TABLE_MIN_SIZE	64U
+#define HOT_TABLE_MAX_START	16384U
+/* The share of the cap that an inode table starts with: 1/32. */
+#define HOT_TABLE_CAP_SHIFT	5
+
+/*
+ * The hash of a key in the inode table: two multiplications, against
+ * jhash2() over its four words, in the lookup of every hook.  @seed changes
+ * when the table rehashes (a chain grew too long): it goes in before the
+ * first multiplication, so that keys that collide under one seed do not
+ * under the next.
+ */
+static u32 hot_inode_hashfn(const void *data, u32 len, u32 seed)
+{
+	const struct hot_inode_key *key = data;
+
+	return hash_64(((key->ino ^ seed) * GOLDEN_RATIO_64) ^ key->root, 32);
+}
+
+/* 0 if @obj is the inode item of @arg's key, as for memcmp(). */
+static int hot_inode_cmpfn(struct rhashtable_compare_arg *arg,
+			   const void *obj)
+{
+	const struct hot_inode_key *key = arg->key;
+	const struct hot_inode_item *he = obj;
+
+	return he->key.ino != key->ino || he->key.root != key->root;
+}
 
 static const struct rhashtable_params hot_inode_params = {
 	.key_len		= sizeof_field(struct hot_inode_item, key),
 	.key_offset		= offsetof(struct hot_inode_item, key),
 	.head_offset		= offsetof(struct hot_inode_item, node),
+	.hashfn			= hot_inode_hashfn,
+	.obj_cmpfn		= hot_inode_cmpfn,
 	.min_size		= HOT_TABLE_MIN_SIZE,
 	/*
 	 * No automatic_shrinking: shrinking the table to fit as soon as it
@@ -189,6 +219,26 @@ static const struct rhashtable_params hot_inode_params = {
 	 * been sparse for a while: hot_table_trim().
 	 */
 };
+
+/*
+ * The size an inode table starts with and is never shrunk below, in
+ * buckets, for a cap of @cap bytes: 16 bytes a bucket (see
+ * %HOT_INODE_TABLE_BYTES) for 1/32 of the cap, a power of two from
+ * %HOT_TABLE_MIN_SIZE to %HOT_TABLE_MAX_START.  A table grows by moving
+ * every item to one twice its size, which a file that joins it pays for
+ * again and again from 64 buckets up (KUnit hot_bench_table_resize): one
+ * that starts with room for 3/4 of its size in files pays nothing until
+ * then.
+ */
+static unsigned int hot_table_start_size(unsigned long cap)
+{
+	unsigned long size = (cap >> HOT_TABLE_CAP_SHIFT) / 16;
+
+	if (size <= HOT_TABLE_MIN_SIZE)
+		return HOT_TABLE_MIN_SIZE;
+	return min_t(unsigned long, rounddown_pow_of_two(size),
+		     HOT_TABLE_MAX_START);
+}
 
 /**
  * hot_range_span() - the ranges that a byte range of a file touches
@@ -2510,14 +2560,14 @@ unsigned int hot_track_table_size(struct hot_info *hi)
  * Shrink @hi's inode table to fit its items once it has held fewer than a
  * quarter of its size in them for %HOT_TABLE_SPARSE_PASSES passes in a row:
  * files that come and go within that time cost the table no resize, and a
- * table that outgrew its items gives its memory back.  Tables of the size
- * they start with (64 buckets) stay.  The update worker's.
+ * table that outgrew its items gives its memory back, down to the size it
+ * started with (hot_table_start_size()).  The update worker's.
  */
 static void hot_table_trim(struct hot_info *hi)
 {
 	unsigned int size = hot_track_table_size(hi);
 
-	if (size <= HOT_TABLE_MIN_SIZE ||
+	if (size <= hi->inodes.p.min_size ||
 	    atomic_read(&hi->inodes.nelems) >= size / 4) {
 		hi->table_sparse = 0;
 		return;
@@ -2730,20 +2780,15 @@ int hot_track_sync(struct super_block *sb)
 	return 0;
 }
 
-/**
- * hot_track_enable() - turn hot data tracking on for a superblock
- * @sb: the superblock.
- * @type: what the filesystem tells hot data tracking, or NULL.
- *
- * Does nothing if tracking is on already.  Starts the superblock's update
- * worker and registers its shrinker.
- *
- * Context: process context; the caller holds @sb->s_umount for writing
- * (mount and remount do).
- * Return: 0 on success, -ENOMEM if the state cannot be allocated.
+/*
+ * hot_track_enable() with the cap of hot_track_mem=, @mem_max bytes (0 for
+ * the sysctl's), which sizes the inode table.
  */
-int hot_track_enable(struct super_block *sb, const struct hot_type *type)
+static int hot_track_enable_cap(struct super_block *sb,
+				const struct hot_type *type,
+				unsigned long mem_max)
 {
+	struct rhashtable_params params = hot_inode_params;
 	struct hot_info *hi;
 	int i, ret;
 
@@ -2779,7 +2824,10 @@ int hot_track_enable(struct super_block *sb, const struct hot_type *type)
 	ret = percpu_counter_init(&hi->nr_over_cap, 0, GFP_KERNEL);
 	if (ret)
 		goto out_pcp;
-	ret = rhashtable_init(&hi->inodes, &hot_inode_params);
+	hi->mem_max = mem_max;
+	params.min_size = hot_table_start_size(mem_max ?:
+					       READ_ONCE(sysctl_hot_mem_max));
+	ret = rhashtable_init(&hi->inodes, &params);
 	if (ret)
 		goto out_counter;
 	hi->shrink_keep = HOT_SHRINK_KEEP_MIN;
@@ -2813,6 +2861,23 @@ out_free:
 	mutex_destroy(&hi->pcp_mutex);
 	kfree(hi);
 	return ret;
+}
+
+/**
+ * hot_track_enable() - turn hot data tracking on for a superblock
+ * @sb: the superblock.
+ * @type: what the filesystem tells hot data tracking, or NULL.
+ *
+ * Does nothing if tracking is on already.  Starts the superblock's update
+ * worker and registers its shrinker.
+ *
+ * Context: process context; the caller holds @sb->s_umount for writing
+ * (mount and remount do).
+ * Return: 0 on success, -ENOMEM if the state cannot be allocated.
+ */
+int hot_track_enable(struct super_block *sb, const struct hot_type *type)
+{
+	return hot_track_enable_cap(sb, type, 0);
 }
 
 static void hot_inode_free_all(void *ptr, void *arg)
@@ -2926,7 +2991,7 @@ int hot_track_mount_opt(struct fs_context *fc, struct super_block *sb, int on,
 		return 0;
 	}
 	if (on > 0) {
-		ret = hot_track_enable(sb, type);
+		ret = hot_track_enable_cap(sb, type, max(mem_max, 0L));
 		if (ret) {
 			errorfc(fc, "hot_track: cannot turn on: %d", ret);
 			return ret;

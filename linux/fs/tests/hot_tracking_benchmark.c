@@ -11,6 +11,8 @@
  * - the size of the slab objects of the items, in bytes;
  * - the time of one update pass over 1k to 1M range items, in ns per item;
  * - the cost of deleting a file that has items, in ns per file;
+ * - the cost of an irq-off section, a spinlock and a per-CPU increment, in
+ *   ns, which the inode table's costs depend on;
  * - the longest hold of &hot_info.map_lock and an item lock in an update
  *   pass, the freeing of a file's items, and eviction, over 1M ranges in
  *   one file and in 1000 files, in us.
@@ -19,6 +21,7 @@
  */
 
 #include <kunit/test.h>
+#include <linux/bit_spinlock.h>
 #include <linux/completion.h>
 #include <linux/cpumask.h>
 #include <linux/kthread.h>
@@ -143,14 +146,21 @@ static u64 hot_bench_cold_read(struct inode *inode, const u8 *sweep,
 	return ktime_get_ns() - t;
 }
 
-/* Print @what: @t ns over @n accesses, per access, to a tenth of a ns. */
-static void hot_bench_print(struct kunit *test, const char *what, u64 t,
-			    u64 n)
+/* Print @what: @t ns over @n @per, per one of them, to a tenth of a ns. */
+static void hot_bench_print_per(struct kunit *test, const char *what, u64 t,
+				u64 n, const char *per)
 {
 	u64 tenths = div64_u64(t * 10, n);
 
-	kunit_info(test, "%s: %llu.%llu ns per access\n", what,
-		   div_u64(tenths, 10), tenths % 10);
+	kunit_info(test, "%s: %llu.%llu ns per %s\n", what,
+		   div_u64(tenths, 10), tenths % 10, per);
+}
+
+/* Print @what: @t ns over @n accesses, per access. */
+static void hot_bench_print(struct kunit *test, const char *what, u64 t,
+			    u64 n)
+{
+	hot_bench_print_per(test, what, t, n, "access");
 }
 
 static void hot_bench_item_size(struct kunit *test)
@@ -416,14 +426,12 @@ static u64 hot_bench_table_work(struct kunit *test, struct hot_info *hi,
  * 512 files, and is timed apart from them, in ns per file that joined or
  * left.
  */
-static void hot_bench_table_resize(struct kunit *test)
+static void hot_bench_table_resize_nr(struct kunit *test, unsigned int nr)
 {
-	const unsigned int nr = 10000;
 	struct hot_bench_fs *fs;
 	unsigned int i, round, size, untimed;
 	u64 t_grow, t_shrink;
 
-	hot_bench_skip_unless_enabled(test);
 	fs = hot_bench_fs_create(test, nr);
 	size = hot_track_table_size(fs->hi);
 	for (round = 1; round <= 2; round++) {
@@ -447,13 +455,24 @@ static void hot_bench_table_resize(struct kunit *test)
 				__hot_track_evict_inode(&fs->inodes[i]);
 		}
 		KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_inodes), 0);
-		kunit_info(test, "inode table resize work, round %u: %llu ns per new file, %llu ns per deleted file, %u resizes untimed\n",
-			   round, div_u64(t_grow, nr), div_u64(t_shrink, nr),
-			   untimed);
+		kunit_info(test, "inode table resize work, %u files, round %u: %llu ns per new file, %llu ns per deleted file, %u resizes untimed\n",
+			   nr, round, div_u64(t_grow, nr),
+			   div_u64(t_shrink, nr), untimed);
 		/* The items freed, before the next round makes them again. */
 		kvfree_rcu_barrier();
 	}
 	hot_bench_fs_destroy(fs);
+}
+
+/*
+ * 10000 files, which the table the cap sizes holds without a resize, and
+ * 40000, which make it grow twice.
+ */
+static void hot_bench_table_resize(struct kunit *test)
+{
+	hot_bench_skip_unless_enabled(test);
+	hot_bench_table_resize_nr(test, 10000);
+	hot_bench_table_resize_nr(test, 40000);
 }
 
 static void hot_bench_update_pass(struct kunit *test)
@@ -633,6 +652,70 @@ static void hot_bench_lock_hold(struct kunit *test)
 	}
 }
 
+static DEFINE_PER_CPU(unsigned long, hot_bench_pcp);
+
+/* Print @what: @t ns over @n operations, per operation. */
+static void hot_bench_print_op(struct kunit *test, const char *what, u64 t,
+			       u64 n)
+{
+	hot_bench_print_per(test, what, t, n, "operation");
+}
+
+/*
+ * What the primitives under the hooks and the inode table's locks cost on
+ * this machine, in ns per pair or operation: an irq-off section (an insert
+ * into or a removal from the table takes one, rht_lock()), a spinlock (the
+ * item lock, a per-CPU slot's lock), a bit spinlock inside an irq-off
+ * section (a table bucket's lock), a per-CPU counter increment.  Where an
+ * irq-off section costs much more than a spinlock (SMP UML, where masking
+ * the IPI signal is a host syscall), the table's inserts, removals and
+ * resizes cost that much more too.
+ */
+static void hot_bench_primitives(struct kunit *test)
+{
+	const unsigned long n = HOT_BENCH_ACCESSES;
+	unsigned long i, flags, sum, bits = 0;
+	DEFINE_SPINLOCK(lock);
+	int cpu;
+	u64 t;
+
+	hot_bench_skip_unless_enabled(test);
+	t = ktime_get_ns();
+	for (i = 0; i < n; i++) {
+		local_irq_save(flags);
+		local_irq_restore(flags);
+	}
+	hot_bench_print_op(test, "local_irq_save() and restore",
+			   ktime_get_ns() - t, n);
+
+	t = ktime_get_ns();
+	for (i = 0; i < n; i++) {
+		spin_lock(&lock);
+		spin_unlock(&lock);
+	}
+	hot_bench_print_op(test, "spin_lock() and unlock", ktime_get_ns() - t,
+			   n);
+
+	t = ktime_get_ns();
+	for (i = 0; i < n; i++) {
+		local_irq_save(flags);
+		bit_spin_lock(0, &bits);
+		bit_spin_unlock(0, &bits);
+		local_irq_restore(flags);
+	}
+	hot_bench_print_op(test, "bit_spin_lock() and unlock, irqs saved",
+			   ktime_get_ns() - t, n);
+
+	t = ktime_get_ns();
+	for (i = 0; i < n; i++)
+		this_cpu_inc(hot_bench_pcp);
+	hot_bench_print_op(test, "this_cpu_inc()", ktime_get_ns() - t, n);
+	sum = 0;
+	for_each_possible_cpu(cpu)
+		sum += per_cpu(hot_bench_pcp, cpu);
+	KUNIT_EXPECT_GE(test, sum, n);
+}
+
 static struct kunit_case hot_bench_cases[] = {
 	KUNIT_CASE(hot_bench_item_size),
 	KUNIT_CASE_SLOW(hot_bench_hook_one_cpu),
@@ -640,6 +723,7 @@ static struct kunit_case hot_bench_cases[] = {
 	KUNIT_CASE(hot_bench_hook_cpus_own_file),
 	KUNIT_CASE(hot_bench_delete),
 	KUNIT_CASE(hot_bench_table_resize),
+	KUNIT_CASE(hot_bench_primitives),
 	KUNIT_CASE_SLOW(hot_bench_update_pass),
 	KUNIT_CASE_SLOW(hot_bench_lock_hold),
 	{}

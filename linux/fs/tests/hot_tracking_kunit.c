@@ -801,7 +801,8 @@ static void hot_kunit_files(struct hot_kunit_fs *fs, unsigned int nr,
 static void hot_table_trim_test(struct kunit *test)
 {
 	struct hot_kunit_fs *fs = test->priv;
-	const unsigned int nr = 256;
+	/* As many files as the table starts with buckets: it doubles. */
+	const unsigned int start = fs->hi->inodes.p.min_size, nr = start;
 	unsigned int size, i;
 
 	hot_kunit_files(fs, nr, false);
@@ -809,6 +810,7 @@ static void hot_table_trim_test(struct kunit *test)
 	size = hot_kunit_table_size(test, fs->hi);
 	/* Grown to hold them at 75 % at most; four buckets counted each. */
 	KUNIT_EXPECT_GE(test, size * 3, nr * 4);
+	KUNIT_EXPECT_GT(test, size, start);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->mem),
 			hot_kunit_mem(nr, nr, 0));
 
@@ -827,19 +829,128 @@ static void hot_table_trim_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fs->hi->table_sparse, 0);
 	KUNIT_EXPECT_EQ(test, hot_kunit_table_size(test, fs->hi), size);
 
-	/* Sparse for as many passes in a row: shrunk, no further than 64. */
+	/*
+	 * Sparse for as many passes in a row: shrunk, no further than the
+	 * size it started with.
+	 */
 	hot_kunit_files(fs, nr, true);
 	for (i = 1; i < HOT_TABLE_SPARSE_PASSES; i++)
 		hot_table_trim(fs->hi);
 	KUNIT_EXPECT_EQ(test, hot_kunit_table_size(test, fs->hi), size);
 	hot_table_trim(fs->hi);
-	KUNIT_EXPECT_EQ(test, hot_kunit_table_size(test, fs->hi),
-			HOT_TABLE_MIN_SIZE);
+	KUNIT_EXPECT_EQ(test, hot_kunit_table_size(test, fs->hi), start);
 	KUNIT_EXPECT_EQ(test, fs->hi->table_sparse, 0);
 	for (i = 0; i < HOT_TABLE_SPARSE_PASSES; i++)
 		hot_table_trim(fs->hi);
-	KUNIT_EXPECT_EQ(test, hot_kunit_table_size(test, fs->hi),
+	KUNIT_EXPECT_EQ(test, hot_kunit_table_size(test, fs->hi), start);
+}
+
+/* The longest chain of 4096 keys made by @key(i) in a table of 1024. */
+static unsigned int hot_kunit_chain_max(struct kunit *test, u32 seed,
+					void (*key)(unsigned int i,
+						    struct hot_inode_key *k))
+{
+	unsigned int *nr, i, max = 0;
+	struct hot_inode_key k;
+
+	nr = kunit_kcalloc(test, 1024, sizeof(*nr), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, nr);
+	for (i = 0; i < 4096; i++) {
+		key(i, &k);
+		max = max(max, ++nr[hot_inode_hashfn(&k, sizeof(k), seed) &
+				    1023]);
+	}
+	return max;
+}
+
+/* One btrfs subvolume's files. */
+static void hot_kunit_key_seq(unsigned int i, struct hot_inode_key *k)
+{
+	k->root = 5;
+	k->ino = 256 + i;
+}
+
+/* xfs: inode numbers of one file per 64-inode chunk. */
+static void hot_kunit_key_chunk(unsigned int i, struct hot_inode_key *k)
+{
+	k->root = 0;
+	k->ino = 128 + 64 * (u64)i;
+}
+
+/* 64 snapshots of one subvolume: the same numbers in every root. */
+static void hot_kunit_key_snap(unsigned int i, struct hot_inode_key *k)
+{
+	k->root = 256 + i / 64;
+	k->ino = 256 + i % 64;
+}
+
+/*
+ * The inode table's hash spreads the keys of common layouts over its
+ * buckets like a random function (an average chain of 4 here, the longest
+ * 12 at most), short of the 16 items at which rhashtable rehashes with
+ * another seed, whatever the seed.  The compare
+ * takes both halves of the key.
+ */
+static void hot_inode_hash_test(struct kunit *test)
+{
+	static const u32 seeds[] = { 0, 1, 0xdeadbeef, U32_MAX };
+	struct hot_inode_item he = { .key = { .root = 5, .ino = 300 } };
+	struct hot_inode_key key = he.key;
+	struct rhashtable_compare_arg arg = { .key = &key };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(seeds); i++) {
+		KUNIT_EXPECT_LE(test, hot_kunit_chain_max(test, seeds[i],
+							  hot_kunit_key_seq), 14);
+		KUNIT_EXPECT_LE(test, hot_kunit_chain_max(test, seeds[i],
+							  hot_kunit_key_chunk),
+				14);
+		KUNIT_EXPECT_LE(test, hot_kunit_chain_max(test, seeds[i],
+							  hot_kunit_key_snap),
+				14);
+	}
+	KUNIT_EXPECT_EQ(test, hot_inode_cmpfn(&arg, &he), 0);
+	key.root = 6;
+	KUNIT_EXPECT_NE(test, hot_inode_cmpfn(&arg, &he), 0);
+	key.root = 5;
+	key.ino = 301;
+	KUNIT_EXPECT_NE(test, hot_inode_cmpfn(&arg, &he), 0);
+	key.ino = 300 + BIT_ULL(32);
+	KUNIT_EXPECT_NE(test, hot_inode_cmpfn(&arg, &he), 0);
+}
+
+/*
+ * The inode table starts with a bucket for each 512 bytes of the cap, a
+ * power of two from 64 to 16384, that of hot_track_mem= where it is given.
+ */
+static void hot_table_start_size_test(struct kunit *test)
+{
+	struct hot_kunit_fs *fs = test->priv;
+
+	KUNIT_EXPECT_EQ(test, hot_table_start_size(0), HOT_TABLE_MIN_SIZE);
+	KUNIT_EXPECT_EQ(test, hot_table_start_size(HOT_MEM_MAX_MIN),
 			HOT_TABLE_MIN_SIZE);
+	KUNIT_EXPECT_EQ(test, hot_table_start_size(64 * 512 - 1),
+			HOT_TABLE_MIN_SIZE);
+	KUNIT_EXPECT_EQ(test, hot_table_start_size(128 * 512 - 1),
+			HOT_TABLE_MIN_SIZE);
+	KUNIT_EXPECT_EQ(test, hot_table_start_size(128 * 512), 128);
+	KUNIT_EXPECT_EQ(test, hot_table_start_size(SZ_1M), 2048);
+	KUNIT_EXPECT_EQ(test, hot_table_start_size(SZ_1M + SZ_512K), 2048);
+	KUNIT_EXPECT_EQ(test, hot_table_start_size(SZ_8M), 16384);
+	KUNIT_EXPECT_EQ(test, hot_table_start_size(LONG_MAX), 16384);
+	KUNIT_EXPECT_EQ(test, fs->hi->inodes.p.min_size,
+			hot_table_start_size(sysctl_hot_mem_max));
+	KUNIT_EXPECT_EQ(test, hot_track_table_size(fs->hi),
+			fs->hi->inodes.p.min_size);
+
+	/* Turned on with hot_track_mem=1M: from that cap. */
+	hot_track_disable(fs->sb);
+	KUNIT_ASSERT_EQ(test, hot_track_mount_opt(NULL, fs->sb, 1, SZ_1M,
+						  &hot_kunit_type), 0);
+	fs->hi = rcu_dereference_protected(fs->sb->s_hot_info, true);
+	KUNIT_EXPECT_EQ(test, fs->hi->mem_max, SZ_1M);
+	KUNIT_EXPECT_EQ(test, hot_track_table_size(fs->hi), 2048);
 }
 
 /*
@@ -2063,6 +2174,8 @@ static struct kunit_case hot_track_test_cases[] = {
 	KUNIT_CASE(hot_track_writeback_test),
 	KUNIT_CASE(hot_track_lifetime_test),
 	KUNIT_CASE(hot_table_trim_test),
+	KUNIT_CASE(hot_table_start_size_test),
+	KUNIT_CASE(hot_inode_hash_test),
 	KUNIT_CASE(hot_temp_bucket_test),
 	KUNIT_CASE(hot_update_test),
 	KUNIT_CASE(hot_new_item_test),

@@ -34,8 +34,9 @@ DELETE = re.compile(r"# hot_bench_delete: deleted file of one range: hook "
                     r"(\d+), free work (\d+), after a grace period (\d+), "
                     r"in all (\d+) ns per file")
 RESIZE = re.compile(r"# hot_bench_table_resize: inode table resize work, "
-                    r"round (\d+): (\d+) ns per new file, (\d+) ns per "
-                    r"deleted file")
+                    r"(?:(\d+) files, )?round (\d+): (\d+) ns per new "
+                    r"file, (\d+) ns per deleted file")
+PRIM = re.compile(r"# hot_bench_primitives: (.+): ([\d.]+) ns per operation")
 DONE = re.compile(r"^\[[ \d.]+\] (not )?ok \d+ hot_track_benchmark")
 STALL = re.compile(r"rcu: INFO: rcu_\w+ (self-)?detected stall")
 CASE = re.compile(r"(?:not )?ok \d+ (hot_bench_\w+)")
@@ -46,8 +47,9 @@ OWN = "%d CPUs, a file each, mean of CPUs"
 
 
 def parse(paths):
-    """Return ({(what, cpus): [ns, ...]}, {(items, cpus): [...]}, sizes)."""
-    access, passes, sizes = {}, {}, {}
+    """Return ({(what, cpus): [ns, ...]}, {(items, cpus): [...]}, sizes,
+    {(primitive, cpus): [ns, ...]})."""
+    access, passes, sizes, prims = {}, {}, {}, {}
     for path in paths:
         cpus = int(os.path.basename(path).split("cpu")[0])
         with open(path, errors="replace") as f:
@@ -55,6 +57,9 @@ def parse(paths):
                 m = ACCESS.search(line)
                 if m:
                     access.setdefault((m[1], cpus), []).append(float(m[2]))
+                m = PRIM.search(line)
+                if m:
+                    prims.setdefault((m[1], cpus), []).append(float(m[2]))
                 m = DELETE.search(line)
                 if m:
                     access.setdefault(("deleted file of one range, "
@@ -62,11 +67,12 @@ def parse(paths):
                                       []).append(float(m[1]))
                 m = RESIZE.search(line)
                 if m:
-                    for what, ns in (("new file", m[2]),
-                                     ("deleted file", m[3])):
+                    files = "%s files, " % m[1] if m[1] else ""
+                    for what, ns in (("new file", m[3]),
+                                     ("deleted file", m[4])):
                         access.setdefault(("%s, inode table resize work, "
-                                           "round %s, per file" %
-                                           (what, m[1]), cpus),
+                                           "%sround %s, per file" %
+                                           (what, files, m[2]), cpus),
                                           []).append(float(ns))
                 m = PASS.search(line)
                 if m:
@@ -75,7 +81,7 @@ def parse(paths):
                 m = SIZE.search(line)
                 if m:
                     sizes[m[1]] = (int(m[2]), int(m[3]))
-    return access, passes, sizes
+    return access, passes, sizes, prims
 
 
 def unfinished(paths):
@@ -105,7 +111,7 @@ def stat(values):
 
 def main():
     out, logs = sys.argv[1], sys.argv[2:]
-    access, passes, sizes = parse(logs)
+    access, passes, sizes, prims = parse(logs)
     stopped = unfinished(logs)
     runs = {}
     for path in logs:
@@ -145,6 +151,17 @@ def main():
     for (what, cpus), values in sorted(access.items(),
                                        key=lambda kv: (kv[0][1], kv[0][0])):
         if any(a in what for a in apart):
+            lines.append("| %s | %d | %s |" % (what, cpus, stat(values)))
+    if prims:
+        lines += ["", "## Primitives, ns per operation", "",
+                  "What the hooks' and the inode table's locks are made of "
+                  "(hot_bench_primitives): on SMP UML an irq-off section "
+                  "masks a host signal, a system call each way; no target.",
+                  "", "| primitive | CPUs | median | min | max |",
+                  "|---|---|---|---|---|"]
+        for (what, cpus), values in sorted(prims.items(),
+                                           key=lambda kv: (kv[0][1],
+                                                           kv[0][0])):
             lines.append("| %s | %d | %s |" % (what, cpus, stat(values)))
     lines += ["", "## Update pass over range items", "",
               "Second pass over the items (the first also links them into "
