@@ -171,26 +171,37 @@ static struct kmem_cache *hot_range_cachep __ro_after_init;
 
 /*
  * The smallest size of an inode table, in buckets (rhashtable's default
- * size without a hint), and the largest that the cap can ask for (an
- * rhashtable's min_size is a u16).
+ * size without a hint), and the largest that the cap can make it start with
+ * (256 KiB on 64-bit; it becomes an rhashtable's min_size, a u16).
  */
 #define HOT_TABLE_MIN_SIZE	64U
 #define HOT_TABLE_MAX_START	16384U
+static_assert(HOT_TABLE_MAX_START <= U16_MAX);
 /* The share of the cap that an inode table starts with: 1/32. */
 #define HOT_TABLE_CAP_SHIFT	5
+/*
+ * The memory of a bucket of the inode table, in bytes: a table of 2^n
+ * bucket pointers and its header, allocated with kvmalloc(), take up to
+ * twice 2^n pointers.
+ */
+#define HOT_TABLE_BUCKET_BYTES	(2 * sizeof(struct rhash_head *))
 
 /*
  * The hash of a key in the inode table: two multiplications, against
- * jhash2() over its four words, in the lookup of every hook.  @seed changes
- * when the table rehashes (a chain grew too long): it goes in before the
- * first multiplication, so that keys that collide under one seed do not
- * under the next.
+ * jhash2() over its four words, in the lookup of every hook.  The table
+ * takes a bucket from the low bits of the hash, which are middle bits of
+ * the second product: the high half of the first one is folded into its
+ * low half first, so that every bit of the inode number and the root
+ * counts.  @seed changes when the table rehashes (a chain grew too long):
+ * it goes in before the first multiplication, so that keys that collide
+ * under one seed do not under the next.
  */
 static u32 hot_inode_hashfn(const void *data, u32 len, u32 seed)
 {
 	const struct hot_inode_key *key = data;
+	u64 h = ((key->ino ^ seed) * GOLDEN_RATIO_64) ^ key->root;
 
-	return hash_64(((key->ino ^ seed) * GOLDEN_RATIO_64) ^ key->root, 32);
+	return hash_64(h ^ (h >> 32), 32);
 }
 
 /* 0 if @obj is the inode item of @arg's key, as for memcmp(). */
@@ -222,17 +233,18 @@ static const struct rhashtable_params hot_inode_params = {
 
 /*
  * The size an inode table starts with and is never shrunk below, in
- * buckets, for a cap of @cap bytes: 16 bytes a bucket (see
- * %HOT_INODE_TABLE_BYTES) for 1/32 of the cap, a power of two from
- * %HOT_TABLE_MIN_SIZE to %HOT_TABLE_MAX_START.  A table grows by moving
- * every item to one twice its size, which a file that joins it pays for
- * again and again from 64 buckets up (KUnit hot_bench_table_resize): one
- * that starts with room for 3/4 of its size in files pays nothing until
- * then.
+ * buckets, for a cap of @cap bytes: as many buckets as 1/32 of the cap
+ * holds (%HOT_TABLE_BUCKET_BYTES each), rounded down to a power of two
+ * from %HOT_TABLE_MIN_SIZE to %HOT_TABLE_MAX_START.  A table grows by
+ * moving every item to one twice its size, which a file that joins it pays
+ * for again and again from 64 buckets up (KUnit hot_bench_table_resize):
+ * one that starts with room for 3/4 of its size in files pays nothing
+ * until then.
  */
 static unsigned int hot_table_start_size(unsigned long cap)
 {
-	unsigned long size = (cap >> HOT_TABLE_CAP_SHIFT) / 16;
+	unsigned long size = (cap >> HOT_TABLE_CAP_SHIFT) /
+			     HOT_TABLE_BUCKET_BYTES;
 
 	if (size <= HOT_TABLE_MIN_SIZE)
 		return HOT_TABLE_MIN_SIZE;
@@ -461,13 +473,13 @@ static struct hot_pass hot_pass_get(const struct hot_info *hi)
 
 /*
  * What &hot_info.mem counts for an inode item besides its slab object: four
- * buckets of &hot_info.inodes, at twice the size of a bucket pointer, as a
- * table of 2^n buckets and its header, allocated with kvmalloc(), take up
- * to twice that.  The table doubles at 75 % full and hot_table_trim()
- * shrinks it when it has held fewer than a quarter of its size in items
- * for a while: all counted, but for that while.
+ * buckets of &hot_info.inodes, %HOT_TABLE_BUCKET_BYTES each.  The table
+ * doubles at 75 % full and hot_table_trim() shrinks it when it has held
+ * fewer than a quarter of its size in items for a while: all counted, but
+ * for that while and for the buckets it starts with (hot_table_start_size(),
+ * 1/32 of the cap at most).
  */
-#define HOT_INODE_TABLE_BYTES	(4 * 2 * sizeof(struct rhash_head *))
+#define HOT_INODE_TABLE_BYTES	(4 * HOT_TABLE_BUCKET_BYTES)
 
 static void hot_mem_add(struct hot_info *hi, struct kmem_cache *cachep,
 			long nr)

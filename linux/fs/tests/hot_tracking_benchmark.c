@@ -426,14 +426,25 @@ static u64 hot_bench_table_work(struct kunit *test, struct hot_info *hi,
  * 512 files, and is timed apart from them, in ns per file that joined or
  * left.
  */
-static void hot_bench_table_resize_nr(struct kunit *test, unsigned int nr)
+static void hot_bench_table_resize_nr(struct kunit *test, unsigned int nr,
+				      unsigned long start_cap)
 {
 	struct hot_bench_fs *fs;
-	unsigned int i, round, size, untimed;
+	unsigned int i, round, size, start, untimed;
 	u64 t_grow, t_shrink;
 
 	fs = hot_bench_fs_create(test, nr);
+	if (start_cap) {
+		/* The table that cap starts it with, then no cap. */
+		hot_track_disable(fs->sb);
+		KUNIT_ASSERT_EQ(test, hot_track_enable_cap(fs->sb, NULL,
+							   start_cap), 0);
+		fs->hi = rcu_dereference_protected(fs->sb->s_hot_info, true);
+		WRITE_ONCE(fs->hi->mem_max, 0);
+		cancel_delayed_work_sync(&fs->hi->update_work);
+	}
 	size = hot_track_table_size(fs->hi);
+	start = size;
 	for (round = 1; round <= 2; round++) {
 		t_grow = 0;
 		t_shrink = 0;
@@ -455,8 +466,8 @@ static void hot_bench_table_resize_nr(struct kunit *test, unsigned int nr)
 				__hot_track_evict_inode(&fs->inodes[i]);
 		}
 		KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_inodes), 0);
-		kunit_info(test, "inode table resize work, %u files, round %u: %llu ns per new file, %llu ns per deleted file, %u resizes untimed\n",
-			   nr, round, div_u64(t_grow, nr),
+		kunit_info(test, "inode table resize work, %u files from %u buckets, round %u: %llu ns per new file, %llu ns per deleted file, %u resizes untimed\n",
+			   nr, start, round, div_u64(t_grow, nr),
 			   div_u64(t_shrink, nr), untimed);
 		/* The items freed, before the next round makes them again. */
 		kvfree_rcu_barrier();
@@ -465,14 +476,17 @@ static void hot_bench_table_resize_nr(struct kunit *test, unsigned int nr)
 }
 
 /*
- * 10000 files, which the table the cap sizes holds without a resize, and
- * 40000, which make it grow twice.
+ * 10000 files: in a table of 64 buckets (the smallest cap's) that grows to
+ * 16384, and in one of 16384 (that of a cap of 8 MiB or more, the default
+ * with 2 GiB of RAM) that holds them without a resize; then 40000, which
+ * make that one grow twice.
  */
 static void hot_bench_table_resize(struct kunit *test)
 {
 	hot_bench_skip_unless_enabled(test);
-	hot_bench_table_resize_nr(test, 10000);
-	hot_bench_table_resize_nr(test, 40000);
+	hot_bench_table_resize_nr(test, 10000, HOT_MEM_MAX_MIN);
+	hot_bench_table_resize_nr(test, 10000, 0);
+	hot_bench_table_resize_nr(test, 40000, 0);
 }
 
 static void hot_bench_update_pass(struct kunit *test)
@@ -653,6 +667,7 @@ static void hot_bench_lock_hold(struct kunit *test)
 }
 
 static DEFINE_PER_CPU(unsigned long, hot_bench_pcp);
+static DEFINE_SPINLOCK(hot_bench_lock);
 
 /* Print @what: @t ns over @n operations, per operation. */
 static void hot_bench_print_op(struct kunit *test, const char *what, u64 t,
@@ -675,7 +690,6 @@ static void hot_bench_primitives(struct kunit *test)
 {
 	const unsigned long n = HOT_BENCH_ACCESSES;
 	unsigned long i, flags, sum, bits = 0;
-	DEFINE_SPINLOCK(lock);
 	int cpu;
 	u64 t;
 
@@ -690,8 +704,8 @@ static void hot_bench_primitives(struct kunit *test)
 
 	t = ktime_get_ns();
 	for (i = 0; i < n; i++) {
-		spin_lock(&lock);
-		spin_unlock(&lock);
+		spin_lock(&hot_bench_lock);
+		spin_unlock(&hot_bench_lock);
 	}
 	hot_bench_print_op(test, "spin_lock() and unlock", ktime_get_ns() - t,
 			   n);

@@ -801,9 +801,18 @@ static void hot_kunit_files(struct hot_kunit_fs *fs, unsigned int nr,
 static void hot_table_trim_test(struct kunit *test)
 {
 	struct hot_kunit_fs *fs = test->priv;
-	/* As many files as the table starts with buckets: it doubles. */
-	const unsigned int start = fs->hi->inodes.p.min_size, nr = start;
-	unsigned int size, i;
+	unsigned int size, i, start, nr;
+
+	/* From the cap of hot_track_mem=1M, whatever the machine's RAM. */
+	hot_track_disable(fs->sb);
+	KUNIT_ASSERT_EQ(test, hot_track_mount_opt(NULL, fs->sb, 1, SZ_1M,
+						  &hot_kunit_type), 0);
+	fs->hi = rcu_dereference_protected(fs->sb->s_hot_info, true);
+	start = hot_kunit_table_size(test, fs->hi);
+	KUNIT_EXPECT_EQ(test, start, hot_table_start_size(SZ_1M));
+	KUNIT_EXPECT_GT(test, start, HOT_TABLE_MIN_SIZE);
+	/* As many files as it starts with buckets: it doubles. */
+	nr = start;
 
 	hot_kunit_files(fs, nr, false);
 	KUNIT_ASSERT_EQ(test, atomic_long_read(&fs->hi->nr_inodes), nr);
@@ -850,17 +859,17 @@ static unsigned int hot_kunit_chain_max(struct kunit *test, u32 seed,
 					void (*key)(unsigned int i,
 						    struct hot_inode_key *k))
 {
-	unsigned int *nr, i, max = 0;
+	unsigned int *nr, i, longest = 0;
 	struct hot_inode_key k;
 
 	nr = kunit_kcalloc(test, 1024, sizeof(*nr), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, nr);
 	for (i = 0; i < 4096; i++) {
 		key(i, &k);
-		max = max(max, ++nr[hot_inode_hashfn(&k, sizeof(k), seed) &
-				    1023]);
+		longest = max(longest,
+			      ++nr[hot_inode_hashfn(&k, sizeof(k), seed) & 1023]);
 	}
-	return max;
+	return longest;
 }
 
 /* One btrfs subvolume's files. */
@@ -884,30 +893,45 @@ static void hot_kunit_key_snap(unsigned int i, struct hot_inode_key *k)
 	k->ino = 256 + i % 64;
 }
 
+/* Inode numbers that differ only above bit 42 (overlayfs xino, FUSE). */
+static void hot_kunit_key_high(unsigned int i, struct hot_inode_key *k)
+{
+	k->root = 0;
+	k->ino = 1000 + ((u64)i << 42);
+}
+
+/* Roots that differ only above bit 40. */
+static void hot_kunit_key_root_high(unsigned int i, struct hot_inode_key *k)
+{
+	k->root = (u64)i << 40;
+	k->ino = 257;
+}
+
 /*
  * The inode table's hash spreads the keys of common layouts over its
  * buckets like a random function (an average chain of 4 here, the longest
- * 12 at most), short of the 16 items at which rhashtable rehashes with
- * another seed, whatever the seed.  The compare
- * takes both halves of the key.
+ * 14 with these seeds), short of the 16 items at which rhashtable rehashes
+ * with another seed, whatever the seed; keys that differ only in their
+ * high bits too.  The compare takes both halves of the key.
  */
 static void hot_inode_hash_test(struct kunit *test)
 {
 	static const u32 seeds[] = { 0, 1, 0xdeadbeef, U32_MAX };
+	static void (* const layouts[])(unsigned int i,
+					struct hot_inode_key *k) = {
+		hot_kunit_key_seq, hot_kunit_key_chunk, hot_kunit_key_snap,
+		hot_kunit_key_high, hot_kunit_key_root_high,
+	};
 	struct hot_inode_item he = { .key = { .root = 5, .ino = 300 } };
 	struct hot_inode_key key = he.key;
 	struct rhashtable_compare_arg arg = { .key = &key };
-	unsigned int i;
+	unsigned int i, j;
 
 	for (i = 0; i < ARRAY_SIZE(seeds); i++) {
-		KUNIT_EXPECT_LE(test, hot_kunit_chain_max(test, seeds[i],
-							  hot_kunit_key_seq), 14);
-		KUNIT_EXPECT_LE(test, hot_kunit_chain_max(test, seeds[i],
-							  hot_kunit_key_chunk),
-				14);
-		KUNIT_EXPECT_LE(test, hot_kunit_chain_max(test, seeds[i],
-							  hot_kunit_key_snap),
-				14);
+		for (j = 0; j < ARRAY_SIZE(layouts); j++)
+			KUNIT_EXPECT_LT(test,
+					hot_kunit_chain_max(test, seeds[i],
+							    layouts[j]), 16);
 	}
 	KUNIT_EXPECT_EQ(test, hot_inode_cmpfn(&arg, &he), 0);
 	key.root = 6;
@@ -920,25 +944,31 @@ static void hot_inode_hash_test(struct kunit *test)
 }
 
 /*
- * The inode table starts with a bucket for each 512 bytes of the cap, a
- * power of two from 64 to 16384, that of hot_track_mem= where it is given.
+ * The inode table starts with as many buckets as 1/32 of the cap holds, a
+ * power of two from 64 to 16384, from the cap of hot_track_mem= where it is
+ * given.
  */
 static void hot_table_start_size_test(struct kunit *test)
 {
 	struct hot_kunit_fs *fs = test->priv;
+	/* The cap that makes a table of 2^n buckets. */
+	const unsigned long per = HOT_TABLE_BUCKET_BYTES << HOT_TABLE_CAP_SHIFT;
 
 	KUNIT_EXPECT_EQ(test, hot_table_start_size(0), HOT_TABLE_MIN_SIZE);
 	KUNIT_EXPECT_EQ(test, hot_table_start_size(HOT_MEM_MAX_MIN),
 			HOT_TABLE_MIN_SIZE);
-	KUNIT_EXPECT_EQ(test, hot_table_start_size(64 * 512 - 1),
+	KUNIT_EXPECT_EQ(test, hot_table_start_size(128 * per - 1),
 			HOT_TABLE_MIN_SIZE);
-	KUNIT_EXPECT_EQ(test, hot_table_start_size(128 * 512 - 1),
-			HOT_TABLE_MIN_SIZE);
-	KUNIT_EXPECT_EQ(test, hot_table_start_size(128 * 512), 128);
-	KUNIT_EXPECT_EQ(test, hot_table_start_size(SZ_1M), 2048);
-	KUNIT_EXPECT_EQ(test, hot_table_start_size(SZ_1M + SZ_512K), 2048);
-	KUNIT_EXPECT_EQ(test, hot_table_start_size(SZ_8M), 16384);
+	KUNIT_EXPECT_EQ(test, hot_table_start_size(128 * per), 128);
+	KUNIT_EXPECT_EQ(test, hot_table_start_size(2048 * per), 2048);
+	KUNIT_EXPECT_EQ(test, hot_table_start_size(3072 * per), 2048);
+	KUNIT_EXPECT_EQ(test, hot_table_start_size(16384 * per), 16384);
 	KUNIT_EXPECT_EQ(test, hot_table_start_size(LONG_MAX), 16384);
+	/* 1/32 of the cap on 64-bit, where a bucket takes 16 bytes. */
+	if (sizeof(long) == 8) {
+		KUNIT_EXPECT_EQ(test, hot_table_start_size(SZ_1M), 2048);
+		KUNIT_EXPECT_EQ(test, hot_table_start_size(SZ_8M), 16384);
+	}
 	KUNIT_EXPECT_EQ(test, fs->hi->inodes.p.min_size,
 			hot_table_start_size(sysctl_hot_mem_max));
 	KUNIT_EXPECT_EQ(test, hot_track_table_size(fs->hi),
@@ -950,7 +980,8 @@ static void hot_table_start_size_test(struct kunit *test)
 						  &hot_kunit_type), 0);
 	fs->hi = rcu_dereference_protected(fs->sb->s_hot_info, true);
 	KUNIT_EXPECT_EQ(test, fs->hi->mem_max, SZ_1M);
-	KUNIT_EXPECT_EQ(test, hot_track_table_size(fs->hi), 2048);
+	KUNIT_EXPECT_EQ(test, hot_track_table_size(fs->hi),
+			hot_table_start_size(SZ_1M));
 }
 
 /*

@@ -34,8 +34,8 @@ DELETE = re.compile(r"# hot_bench_delete: deleted file of one range: hook "
                     r"(\d+), free work (\d+), after a grace period (\d+), "
                     r"in all (\d+) ns per file")
 RESIZE = re.compile(r"# hot_bench_table_resize: inode table resize work, "
-                    r"(?:(\d+) files, )?round (\d+): (\d+) ns per new "
-                    r"file, (\d+) ns per deleted file")
+                    r"(?:(\d+ files(?: from \d+ buckets)?), )?round (\d+): "
+                    r"(\d+) ns per new file, (\d+) ns per deleted file")
 PRIM = re.compile(r"# hot_bench_primitives: (.+): ([\d.]+) ns per operation")
 DONE = re.compile(r"^\[[ \d.]+\] (not )?ok \d+ hot_track_benchmark")
 STALL = re.compile(r"rcu: INFO: rcu_\w+ (self-)?detected stall")
@@ -67,7 +67,7 @@ def parse(paths):
                                       []).append(float(m[1]))
                 m = RESIZE.search(line)
                 if m:
-                    files = "%s files, " % m[1] if m[1] else ""
+                    files = "%s, " % m[1] if m[1] else ""
                     for what, ns in (("new file", m[3]),
                                      ("deleted file", m[4])):
                         access.setdefault(("%s, inode table resize work, "
