@@ -147,4 +147,4 @@ bisect-check: $(TREE)/.git deps
 	scripts/bisect-check.sh
 
 clean:
-	rm -rf build/uml build/uml-mod build/uml-nohot build/kunit-* build/uml-bisect build/uml-base build/uml-bench build/uml-micro build/bench build/runs build/series build/tools build/selftests
+	rm -rf build/uml build/uml-mod build/uml-nohot build/kunit-* build/uml-bisect build/uml-base build/uml-bench build/uml-base-up build/uml-bench-up build/uml-micro build/bench build/runs build/series build/tools build/selftests

@@ -67,6 +67,11 @@
 # settings of guest-bench.sh); BENCH_BUILD=0 uses the kernels already built,
 # BENCH_SUITE another copy of the suite, BENCH_OUT another results directory,
 # MICRO_TIMEOUT the seconds a micro run past 2 CPUs may take (240),
+# UML_SMP=n both kernels built without SMP (config/uml-up.config, into
+# build/uml-base-up and build/uml-bench-up): on SMP UML every section with
+# interrupts off costs two sigprocmask() calls on the host (about 0.5 us),
+# on a uniprocessor one a store; the overhead step (CPUS=1) and micro at 1
+# CPU only (the default steps and MICRO_CPUS then),
 # UPDATE_DELAY (above),
 # BENCH_NAME another prefix for the guest runs' names
 # (build/runs/<name>-<config>), BENCH_TOP another tree.
@@ -134,6 +139,36 @@ hm_runtime=${HM_RUNTIME:-${hm_runtime:-240}}
 update_delay=${UPDATE_DELAY:-10}
 args="WORK=$work $args ${GUEST_ARGS:-}"
 suite=${BENCH_SUITE:-$top/build/linux/tools/testing/hot_track}
+# The two kernels, and the fragment that makes them uniprocessor.
+kbase=build/uml-base kbench=build/uml-bench up=
+case ${UML_SMP:-y} in
+y) ;;
+n)	kbase=build/uml-base-up kbench=build/uml-bench-up up=config/uml-up.config
+	# The mode's steps that one CPU can run, unless told otherwise.
+	if [ -z "${STEPS:-}" ]; then
+		steps=$(for s in $steps; do
+			case $s in accuracy|hot_move) ;; *) echo "$s" ;; esac
+		done | xargs)
+	fi
+	micro_cpus=${MICRO_CPUS:-1} ;;
+*) echo "bench: UML_SMP is y or n" >&2; exit 2 ;;
+esac
+has()
+{
+	[[ " $steps " == *" $1 "* ]]
+}
+# A uniprocessor kernel runs one CPU: accuracy and hot_move take two.
+if [ -n "$up" ]; then
+	if has accuracy || has hot_move ||
+	   { has micro && [ "$(echo $micro_cpus)" != 1 ]; }; then
+		echo "bench: UML_SMP=n: STEPS overhead and micro, MICRO_CPUS=1" >&2
+		exit 2
+	fi
+	if has overhead && [ "$(echo $cpus)" != 1 ]; then
+		echo "bench: UML_SMP=n: CPUS=1" >&2
+		exit 2
+	fi
+fi
 name=${BENCH_NAME:-bench}
 
 # Seconds one guest run takes, from what each workload took at the quick
@@ -225,15 +260,13 @@ if [ "${BENCH_BUILD:-1}" != 0 ]; then
 	# device mapper), so that the two differ only in the series.
 	mkdir -p build
 	grep -v '^CONFIG_HOT_TRACKING' config/bench.config > build/bench-base.config
-	scripts/build-kernel.sh build/base-tree build/uml-base \
-		config/uml.config build/bench-base.config >/dev/null
-	scripts/build-kernel.sh build/linux build/uml-bench config/uml.config \
-		config/hot_track.config config/bench.config >/dev/null
+	# shellcheck disable=SC2086
+	scripts/build-kernel.sh build/base-tree $kbase \
+		config/uml.config build/bench-base.config $up >/dev/null
+	# shellcheck disable=SC2086
+	scripts/build-kernel.sh build/linux $kbench config/uml.config \
+		config/hot_track.config config/bench.config $up >/dev/null
 fi
-has()
-{
-	[[ " $steps " == *" $1 "* ]]
-}
 
 # guest-bench.sh takes lists with commas.
 gargs="JOBS=$(echo $jobs | tr ' ' ,) WORKLOADS=$(echo $workloads | tr ' ' ,)"
@@ -274,10 +307,10 @@ fi
 # One guest run of the overhead step: guest_bench CFG OUTDIR NAME [PIN...].
 guest_bench()
 {
-	local cfg=$1 outdir=$2 rname=$3 k=build/uml-bench/linux
+	local cfg=$1 outdir=$2 rname=$3 k=$kbench/linux
 	shift 3
 
-	[ $cfg = base ] && k=build/uml-base/linux
+	[ $cfg = base ] && k=$kbase/linux
 	local rc=0
 
 	# shellcheck disable=SC2086
@@ -293,10 +326,10 @@ for fs in $fses; do
 		dir=$out/$fs-${ncpu}cpu
 		mkdir -p "$dir"
 		{
-			echo "unpatched: $(strings build/uml-base/linux | grep -m1 '^Linux version')"
-			echo "patched:   $(strings build/uml-bench/linux | grep -m1 '^Linux version')"
+			echo "unpatched: $(strings $kbase/linux | grep -m1 '^Linux version')"
+			echo "patched:   $(strings $kbench/linux | grep -m1 '^Linux version')"
 			echo "series:    $(git -C build/linux rev-parse --short HEAD) on hot-track-base"
-			echo "config:    config/uml.config + config/bench.config (patched: + config/hot_track.config), sha256 $(cat config/uml.config | sha256sum | cut -c1-12)"
+			echo "config:    config/uml.config + config/bench.config (patched: + config/hot_track.config)${up:+ + $up}, sha256 $(cat config/uml.config | sha256sum | cut -c1-12)"
 			echo "guest:     UML, $ncpu CPUs, mem=2G, $fs on a 4 GiB ubd image (sparse file on the host's disk)"
 			echo "machine:   $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(free -g | awk '/Mem:/ {print $2}') GiB"
 			echo "run:       $mode, $rounds rounds $what, files of $size, $(date -u +%FT%TZ)"
@@ -365,9 +398,9 @@ for fs in $fses; do
 done
 stamp()
 {
-	echo "patched:   $(strings build/uml-bench/linux | grep -m1 '^Linux version')"
+	echo "patched:   $(strings $kbench/linux | grep -m1 '^Linux version')"
 	echo "series:    $(git -C build/linux rev-parse --short HEAD) on hot-track-base"
-	echo "config:    config/uml.config + config/hot_track.config + config/bench.config"
+	echo "config:    config/uml.config + config/hot_track.config + config/bench.config${up:+ + $up}"
 	echo "machine:   $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(free -g | awk '/Mem:/ {print $2}') GiB, load $(cut -d' ' -f1-3 /proc/loadavg)"
 	echo "run:       $mode, $(date -u +%FT%TZ)"
 }
@@ -390,14 +423,14 @@ if has micro; then
 			ok=1
 			(cd build/linux && timeout $((mtimeout + 60)) \
 				python3 tools/testing/kunit/kunit.py exec \
-				--arch=um --build_dir="$top/build/uml-bench" \
+				--arch=um --build_dir="$top/$kbench" \
 				--timeout=$mtimeout --kernel_args=ncpus=$ncpu \
 				--kernel_args=seccomp=on "$filter" \
 				>/dev/null) || ok=0
-			cp build/uml-bench/test.log "$out/micro/${ncpu}cpu-$i.log"
+			cp $kbench/test.log "$out/micro/${ncpu}cpu-$i.log"
 			[ $ok = 1 ] || {
 				# A guest kunit.py left running.
-				pkill -f "$top/build/uml-bench/linux" || true
+				pkill -f "$top/$kbench/linux" || true
 				echo "bench: micro ${ncpu}cpu run $i did not finish in ${mtimeout}s"
 				break
 			}
@@ -425,7 +458,7 @@ if has accuracy; then
 		stamp > "$dir/stamp.txt"
 		echo "bench: accuracy $fs $opts ($(($(date +%s) - start))s)"
 		# shellcheck disable=SC2086
-		scripts/guest-run -k build/uml-bench/linux -c 2 -t $((30 * update_delay + 900)) \
+		scripts/guest-run -k $kbench/linux -c 2 -t $((30 * update_delay + 900)) \
 			-n "$name-accuracy" -d data:4G \
 			"$suite/guest-accuracy.sh" "$fs" "$dir" $opts >/dev/null
 		/usr/bin/python3 "$suite/plot-accuracy.py" "$dir" >/dev/null
@@ -462,7 +495,7 @@ if has hot_move; then
 		stamp > "$dir/stamp.txt"
 		echo "bench: $sub, $n x ${rt}s ($(($(date +%s) - start))s)"
 		# The oracle's placement takes up to 300 s more.
-		scripts/guest-run -k build/uml-bench/linux -c 2 \
+		scripts/guest-run -k $kbench/linux -c 2 \
 			-t $((rt * n + 1200)) -n "$name-$sub" \
 			-d hdd:4G -d ssd:1280M -d fast:4G \
 			"$suite/guest-hot-move.sh" "$dir" "$rt" 2048 1 \

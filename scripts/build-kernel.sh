@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# build-kernel.sh SRC OUT FRAGMENT...: build a UML (x86_64, SMP) kernel from
+# build-kernel.sh SRC OUT FRAGMENT...: build a UML (x86_64) kernel from
 # SRC into OUT (out of tree) with allnoconfig plus the given config
 # fragments, through ccache. Fails if a fragment's option did not take.
 # BUILD_TARGETS=... builds those make targets instead of the kernel (and its
