@@ -796,7 +796,10 @@ static struct hot_inode_item *hot_inode_get(struct hot_info *hi,
 	if (old) {
 		/* Lost a race, or the table could not grow. */
 		kmem_cache_free(hot_inode_cachep, he);
-		return IS_ERR(old) ? NULL : old;
+		if (!IS_ERR(old))
+			return old;
+		hot_refused(hi);
+		return NULL;
 	}
 	hot_mem_add(hi, hot_inode_cachep, 1);
 	return he;
@@ -1356,8 +1359,9 @@ void __hot_track_evict_inode(struct inode *inode)
  * @arg: passed to @fn.
  *
  * Visits items hottest first by the heat maps of the last update pass: by
- * bucket, and by temperature within the buckets that hold the hottest
- * %HOT_SPOT_SORTED items, unless one of them is very large.
+ * bucket, and by temperature within each bucket of up to
+ * %HOT_SORT_BUCKET_MAX items, which the pass sorted (hot_sort_map()),
+ * unless the memory cap or the shrinker reordered it since.
  *
  * Context: task context: the locks it takes are not safe from interrupts
  * or softirqs.
@@ -1573,7 +1577,8 @@ EXPORT_SYMBOL_GPL(hot_track_count_temp);
  * one of the coldest when memory was short: it is cold.  Before, it may
  * just not have been accessed since the mount, nor its saved heat loaded;
  * nor within hot-kick-time of an item the I/O hooks could not make (at
- * the memory cap, or out of memory), whose data may be hot.
+ * the memory cap, out of memory, or refused by the inode table), whose
+ * data may be hot.
  *
  * Context: any but NMI.
  * Return: true if @sb has tracked hot data for longer than hot-kick-time;
@@ -1785,7 +1790,8 @@ static struct list_head *hot_query_resume(struct hot_info *hi, bool ranges,
  *
  * Context: process context; takes &hot_info.map_lock and, inside it, the
  * item lock of each item listed, for %HOT_QUERY_BATCH items at most, and
- * %HOT_SORT_BUCKET_MAX more looked at to find the cursor's place.
+ * %HOT_SORT_BUCKET_MAX + 1 more looked at to find the cursor's place, twice
+ * that in a bucket the pass left unsorted.
  * Return: the number of records stored; -EINVAL for a cursor whose flags
  * this function did not set; -EOPNOTSUPP if @sb does not track hot data.
  */
@@ -3041,10 +3047,9 @@ int hot_track_parse_mem(struct fs_context *fc, struct fs_parameter *param,
 	unsigned long long val;
 	char *end;
 
-	/* 19 digits at most: simple_strtoull() would wrap on more. */
+	/* Past ULLONG_MAX, memparse() gives ULLONG_MAX: refused below. */
 	val = memparse(param->string, &end);
 	if (end == param->string || *end ||
-	    strspn(param->string, "0123456789") > 19 ||
 	    (val && val < HOT_MEM_MAX_MIN) || val > LONG_MAX)
 		return invalfc(fc, "hot_track_mem: %s is not 0 nor %d to %ld bytes",
 			       param->string, HOT_MEM_MAX_MIN, LONG_MAX);

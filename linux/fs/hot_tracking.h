@@ -23,12 +23,6 @@ unsigned long hot_track_pcp_mem(void);
 unsigned int hot_track_table_size(struct hot_info *hi);
 void hot_track_drain(struct hot_info *hi);
 
-/*
- * Each update pass puts at least this many of the hottest items of each
- * heat map in order of temperature (see hot_track_spot()).
- */
-#define HOT_SPOT_SORTED			128
-
 typedef void (*hot_walk_fn)(void *arg, const struct hot_inode_key *key,
 			    unsigned long index, const struct hot_freq *freq,
 			    u32 temp);

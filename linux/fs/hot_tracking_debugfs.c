@@ -20,9 +20,8 @@
 
 #include "hot_tracking.h"
 
-/* Lines in a spot list at most; no more than the worker sorts. */
+/* Lines in a spot list at most. */
 #define HOT_SPOT_MAX	100
-static_assert(HOT_SPOT_MAX <= HOT_SPOT_SORTED);
 
 static struct dentry *hot_debugfs_root;
 

@@ -2191,6 +2191,13 @@ static void hot_seen_all_test(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, hot_track_seen_all(fs->sb));
 	fs->hi->refused_at = ktime_get_boottime_seconds() - kick_secs - 1;
 	KUNIT_EXPECT_TRUE(test, hot_track_seen_all(fs->sb));
+	/* An inode item that the table does not take (it cannot grow). */
+	WRITE_ONCE(fs->hi->mem_max, 2 * HOT_MEM_MAX_MIN);
+	fs->hi->refused = false;
+	fs->hi->inodes.max_elems = atomic_read(&fs->hi->inodes.nelems);
+	hot_track_io(fs->inode[1], 0, 1, READ);
+	KUNIT_EXPECT_TRUE(test, fs->hi->refused);
+	KUNIT_EXPECT_FALSE(test, hot_track_seen_all(fs->sb));
 }
 
 static struct kunit_case hot_track_test_cases[] = {

@@ -245,8 +245,9 @@ struct hot_pass {
  * @nr_inodes: number of inode items.
  * @nr_ranges: number of range items.
  * @enabled_at: when tracking was turned on, in ns of hot_clock_ns().
- * @refused_at: when an item was last not made (at the cap, or out of
- *	memory), in seconds of CLOCK_BOOTTIME, if @refused.
+ * @refused_at: when an item was last not made (at the cap, out of memory,
+ *	or by an inode table that could not take it), in seconds of
+ *	CLOCK_BOOTTIME, if @refused.
  * @refused: whether an item was ever not made.
  * @seen_all: set once hot_track_seen_all() found tracking on for longer
  *	than hot-kick-time.

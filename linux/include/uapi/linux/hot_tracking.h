@@ -109,8 +109,8 @@ struct hot_item_rec {
  * update pass ran, or runs now; the memory cap or the shrinker reordered
  * the files; or the item the cursor names left a part of the heat maps
  * that is in no defined order): items may be missed or returned twice, and
- * the call returned after its first batch of records (64 at most).  A
- * caller that wants one consistent list starts again.
+ * the call returned after the batch of records (64 at most) in which it
+ * saw the change.  A caller that wants one consistent list starts again.
  */
 #define HOT_QUERY_REORDERED	0x2
 

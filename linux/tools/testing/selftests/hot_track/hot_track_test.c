@@ -2019,7 +2019,7 @@ TEST_F_TIMEOUT(hot, mem_mount_option, WORKER_TIMEOUT)
 	static const char * const bad[] = {
 		"hot_track_mem=4095", "hot_track_mem=1x", "hot_track_mem=",
 		"hot_track_mem=-4096", "hot_track_mem=9223372036854775808",
-		"hot_track_mem=18446744073709551616",
+		"hot_track_mem=18446744073709551616", "hot_track_mem=16E",
 		"nohot_track,hot_track_mem=1M",
 	};
 	const char *dir = getenv("HOT_TRACK_DIR");
