@@ -2191,7 +2191,10 @@ static void hot_seen_all_test(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, hot_track_seen_all(fs->sb));
 	fs->hi->refused_at = ktime_get_boottime_seconds() - kick_secs - 1;
 	KUNIT_EXPECT_TRUE(test, hot_track_seen_all(fs->sb));
-	/* An inode item that the table does not take (it cannot grow). */
+	/*
+	 * An inode item that the table does not take: past max_elems an
+	 * rhashtable insert fails with -E2BIG, as when it cannot grow.
+	 */
 	WRITE_ONCE(fs->hi->mem_max, 2 * HOT_MEM_MAX_MIN);
 	fs->hi->refused = false;
 	fs->hi->inodes.max_elems = atomic_read(&fs->hi->inodes.nelems);
