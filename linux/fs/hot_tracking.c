@@ -24,15 +24,18 @@
  *   them, under that CPU's &hot_pcp.lock, and counted in the items by the
  *   drain of the update worker and of readers that want every access (see
  *   "Per-CPU counting" below).  No other lock is taken with it held, and
- *   only the drain's &hot_info.pcp_mutex is held when it is taken.
+ *   only the drain's &hot_info.pcp_mutex and &hot_info.drain_lock are held
+ *   when it is taken.
  * - &hot_info.map_lock protects the heat maps and the items' links in them.
  *   The update worker, the shrinker, the memory cap, the spot lists and the
  *   freeing of items take it, before an item lock; the I/O path never does.
  * - Lock order, outer first: &super_block.s_umount (hot_track_sync()),
- *   &hot_info.pcp_mutex (the drain), &hot_info.map_lock, an item lock, a
+ *   &hot_info.pcp_mutex (the drain), &hot_info.drain_lock (the drain of one
+ *   slot, and hot_track_get_freq()), &hot_info.map_lock, an item lock, a
  *   bucket lock of &hot_info.inodes (the update pass and hot_evict_coldest()
  *   remove an idle item from the table in the hold of its lock that frees
- *   it).  &hot_pcp.lock nests only in pcp_mutex; &hot_info.pass_lock only
+ *   it).  &hot_pcp.lock nests only in pcp_mutex and drain_lock, taken with
+ *   no other lock held under them; &hot_info.pass_lock only
  *   in hot_infos_lock, which nests in s_umount (mount and umount).  The I/O
  *   hooks hold one of an item lock, a bucket lock (inserting an item) or
  *   &hot_pcp.lock at a time, under whatever the filesystem holds around
@@ -872,7 +875,10 @@ static bool hot_wb_done(struct hot_inode_item *he, u64 first, u64 last)
  * shared cache line per access.  A slot holds one item until the slots are
  * next drained, and an item whose slot holds another one is counted under
  * its lock.  The drain (hot_track_drain()) adds what each slot holds to
- * its item's counts: they add up in any order.  A slot keeps the address
+ * its item's counts: they add up in any order.  It takes a slot and counts
+ * it in one write section of &hot_info.drain_lock, so that a reader of an
+ * item and its slots (hot_track_get_freq()) finds each access in the one or
+ * in the other, not in neither.  A slot keeps the address
  * of its item only to compare it: the item may be freed meanwhile, and the
  * drain finds it, or not, by its key.  Writeback keeps the locked path:
  * its one write per range and pass needs the item's own times.
@@ -1049,6 +1055,7 @@ void hot_track_drain(struct hot_info *hi)
 			/* Filled after the look: as if filled after the call. */
 			if (!data_race(hot_pcp_busy(s)))
 				continue;
+			write_seqlock(&hi->drain_lock);
 			spin_lock(&pcp->lock);
 			got = *s;
 			s->nr_reads = 0;
@@ -1056,11 +1063,12 @@ void hot_track_drain(struct hot_info *hi)
 			s->last_read_time = 0;
 			s->last_write_time = 0;
 			spin_unlock(&pcp->lock);
-			if (!hot_pcp_busy(&got))
-				continue;
-			rcu_read_lock();
-			hot_pcp_fold(hi, &got);
-			rcu_read_unlock();
+			if (hot_pcp_busy(&got)) {
+				rcu_read_lock();
+				hot_pcp_fold(hi, &got);
+				rcu_read_unlock();
+			}
+			write_sequnlock(&hi->drain_lock);
 		}
 		cond_resched();
 	}
@@ -2116,7 +2124,9 @@ EXPORT_SYMBOL_GPL(hot_track_mute_range);
  * file, which stay there (the slots of its ranges play no part).
  *
  * Context: task context, not under an item lock or &hot_info.map_lock.
- * Takes the slot lock of each CPU whose slots count for the file.
+ * Takes the slot lock of each CPU whose slots count for the file, and
+ * &hot_info.drain_lock if a drain moved accesses meanwhile (then once
+ * more, with the drain kept out).
  * Return: 0 on success; -EOPNOTSUPP if @inode's superblock does not track
  * hot data; -ENODATA if there is no data for @inode.
  */
@@ -2127,6 +2137,7 @@ int hot_track_get_freq(struct inode *inode, struct hot_freq *freq, bool live,
 	struct hot_pass pass;
 	struct hot_info *hi;
 	int ret = -ENODATA;
+	int seq = 0;
 	u64 now;
 
 	rcu_read_lock();
@@ -2138,15 +2149,28 @@ int hot_track_get_freq(struct inode *inode, struct hot_freq *freq, bool live,
 	he = hot_inode_lookup(hi, inode);
 	if (!he)
 		goto out;
+	/*
+	 * The item and the slots as of one point of the drain, which moves
+	 * accesses from the slots to the item: the second try keeps it out.
+	 */
+again:
+	read_seqbegin_or_lock(&hi->drain_lock, &seq);
 	xa_lock(&he->ranges);
 	if (!he->dead) {
 		*freq = he->freq;
 		ret = 0;
 	}
 	xa_unlock(&he->ranges);
+	if (!ret)
+		hot_pcp_peek_inode(hi, he, freq);
+	if (need_seqretry(&hi->drain_lock, seq)) {
+		seq = 1;
+		ret = -ENODATA;
+		goto again;
+	}
+	done_seqretry(&hi->drain_lock, seq);
 	if (ret)
 		goto out;
-	hot_pcp_peek_inode(hi, he, freq);
 	pass = hot_pass_get(hi);
 	now = hot_clock_ns();
 	*temp = live ? hot_temp(&pass, freq, now) : READ_ONCE(he->temp);
@@ -2821,6 +2845,7 @@ static int hot_track_enable_cap(struct super_block *sb,
 	hi->type = type;
 	hi->enabled_at = hot_clock_ns();
 	mutex_init(&hi->pcp_mutex);
+	seqlock_init(&hi->drain_lock);
 	spin_lock_init(&hi->map_lock);
 	spin_lock_init(&hi->pass_lock);
 	for (i = 0; i < HOT_MAP_BUCKETS; i++) {

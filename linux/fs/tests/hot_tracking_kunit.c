@@ -1952,6 +1952,55 @@ static void hot_concurrent_test(struct kunit *test)
 			hot_kunit_mem(1, HOT_KUNIT_RANGES, 1));
 }
 
+struct hot_kunit_drainer {
+	struct hot_info *hi;
+	bool stop;
+	struct completion done;
+};
+
+static int hot_kunit_drain_fn(void *arg)
+{
+	struct hot_kunit_drainer *d = arg;
+
+	while (!READ_ONCE(d->stop)) {
+		hot_track_drain(d->hi);
+		cond_resched();
+	}
+	complete(&d->done);
+	return 0;
+}
+
+/*
+ * The heat of a file (hot_track_get_freq()) counts every access made before
+ * it while drains move them from the slots to the item beside it: each is
+ * in the one or the other when read.
+ */
+static void hot_live_drain_test(struct kunit *test)
+{
+	struct hot_kunit_fs *fs = test->priv;
+	struct hot_kunit_drainer d = { .hi = fs->hi };
+	struct task_struct *task;
+	unsigned int i, missed = 0;
+	struct hot_freq freq;
+	u64 r, w;
+	u32 temp;
+
+	init_completion(&d.done);
+	task = kthread_run(hot_kunit_drain_fn, &d, "hot_kunit/drain");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(task));
+	for (i = 1; i <= HOT_KUNIT_ACCESSES; i++) {
+		hot_track_io(fs->inode[0], 0, SZ_4K, READ);
+		if (hot_track_get_freq(fs->inode[0], &freq, false, &temp, &r,
+				       &w) || freq.nr_reads != i)
+			missed++;
+		cond_resched();
+	}
+	/* @d is on this stack: let the drain finish first. */
+	WRITE_ONCE(d.stop, true);
+	wait_for_completion(&d.done);
+	KUNIT_EXPECT_EQ(test, missed, 0);
+}
+
 /* Page through the ranges @max at a time; the number listed, or -errno. */
 static int hot_kunit_query_all(struct hot_kunit_fs *fs, bool ranges,
 			       unsigned int max, struct hot_item_rec *recs,
@@ -2240,6 +2289,7 @@ static struct kunit_case hot_track_test_cases[] = {
 	KUNIT_CASE(hot_pcp_merge_test),
 	KUNIT_CASE(hot_pcp_busy_test),
 	KUNIT_CASE(hot_concurrent_test),
+	KUNIT_CASE(hot_live_drain_test),
 	{}
 };
 

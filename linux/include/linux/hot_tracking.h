@@ -17,6 +17,7 @@
 #include <linux/percpu_counter.h>
 #include <linux/rhashtable-types.h>
 #include <linux/rcupdate.h>
+#include <linux/seqlock.h>
 #include <linux/spinlock.h>
 #include <linux/timekeeping.h>
 #include <linux/workqueue.h>
@@ -256,6 +257,10 @@ struct hot_pass {
  * @pcp: per CPU, the reads and writes not yet counted in the items (see
  *	hot_track_sync()); not counted in @mem.
  * @pcp_mutex: one drain of @pcp at a time.
+ * @drain_lock: the drain takes a slot of @pcp and counts it in its item in
+ *	one write section; hot_track_get_freq() reads an item and its slots
+ *	in a read section, or under the lock on its second try.  Writers hold
+ *	@pcp_mutex too.
  * @pass: the last update pass, for temperatures computed between passes.
  * @nr_over_cap: items the I/O hooks did not make because @mem was at the
  *	cap (@mem_max, or the sysctl hot-mem-max-bytes); per CPU, as every CPU
@@ -310,6 +315,7 @@ struct hot_info {
 	unsigned long mem_max;
 	struct hot_pcp __percpu *pcp;
 	struct mutex pcp_mutex;	/* drains of @pcp */
+	seqlock_t drain_lock;	/* a slot in its item; see above */
 	struct hot_pass pass;
 	struct percpu_counter nr_over_cap;
 	unsigned long nr_passes;
