@@ -58,9 +58,18 @@ for step in $steps; do
 	*) echo "check: unknown step $step"; false ;;
 	esac > "$logs/$step.log" 2>&1
 	rc=$?
-	[ $rc = 0 ] || tail -40 "$logs/$step.log"
+	if [ $rc != 0 ]; then
+		tail -40 "$logs/$step.log"
+		# What failed, for the summary: the tail may not show it.
+		grep -E '^not ok|FAIL|: Expected |Test (failed|terminated)|^(BUG|WARNING|Kernel panic)' \
+			"$logs/$step.log" | head -20 | sed "s/^/  $step: /" >> "$logs/failures"
+	fi
 	count "$step" $rc "$logs/$step.log"
 done
 echo "check: took $(($(date +%s) - start))s; logs in build/check/"
+if [ -s "$logs/failures" ]; then
+	echo "check: what failed:"
+	cat "$logs/failures"
+fi
 echo "check: $passed passed, $failed failed"
 [ "$failed" = 0 ]
