@@ -25,18 +25,19 @@
  *   drain of the update worker and of readers that want every access (see
  *   "Per-CPU counting" below).  No other lock is taken with it held, and
  *   only the drain's &hot_info.pcp_mutex and &hot_info.drain_lock are held
- *   when it is taken.
+ *   when it is taken.  Readers of &hot_info.drain_lock never hold it: they
+ *   only wait for a write section to end.
  * - &hot_info.map_lock protects the heat maps and the items' links in them.
  *   The update worker, the shrinker, the memory cap, the spot lists and the
  *   freeing of items take it, before an item lock; the I/O path never does.
  * - Lock order, outer first: &super_block.s_umount (hot_track_sync()),
  *   &hot_info.pcp_mutex (the drain), &hot_info.drain_lock (the drain of one
- *   slot, and hot_track_get_freq()), &hot_info.map_lock, an item lock, a
- *   bucket lock of &hot_info.inodes (the update pass and hot_evict_coldest()
- *   remove an idle item from the table in the hold of its lock that frees
- *   it).  &hot_pcp.lock nests only in pcp_mutex and drain_lock, taken with
- *   no other lock held under them; &hot_info.pass_lock only
- *   in hot_infos_lock, which nests in s_umount (mount and umount).  The I/O
+ *   slot), &hot_info.map_lock, an item lock, a bucket lock of
+ *   &hot_info.inodes (the update pass and hot_evict_coldest() remove an
+ *   idle item from the table in the hold of its lock that frees it).
+ *   &hot_pcp.lock nests only in pcp_mutex and drain_lock, taken with no
+ *   other lock held under them; &hot_info.pass_lock only in
+ *   hot_infos_lock, which nests in s_umount (mount and umount).  The I/O
  *   hooks hold one of an item lock, a bucket lock (inserting an item) or
  *   &hot_pcp.lock at a time, under whatever the filesystem holds around
  *   them (btrfs: a spinlock, in writeback), and allocate with GFP_NOWAIT
@@ -877,8 +878,9 @@ static bool hot_wb_done(struct hot_inode_item *he, u64 first, u64 last)
  * its lock.  The drain (hot_track_drain()) adds what each slot holds to
  * its item's counts: they add up in any order.  It takes a slot and counts
  * it in one write section of &hot_info.drain_lock, so that a reader of an
- * item and its slots (hot_track_get_freq()) finds each access in the one or
- * in the other, not in neither.  A slot keeps the address
+ * item and its slots (hot_track_get_freq(), in read sections, never holding
+ * the lock) finds each access in the one or in the other, not in neither
+ * nor in both.  A slot keeps the address
  * of its item only to compare it: the item may be freed meanwhile, and the
  * drain finds it, or not, by its key.  Writeback keeps the locked path:
  * its one write per range and pass needs the item's own times.
@@ -920,8 +922,9 @@ struct hot_pcp_slot {
 /**
  * struct hot_pcp - the slots of one CPU
  * @slot: the slots, indexed by hot_pcp_hash() of what they count.
- * @lock: protects @slot.  Taken by the I/O hooks of its CPU, by the drain
- *	and by hot_pcp_peek_inode(), with no other lock held and none taken
+ * @lock: protects @slot.  Taken by the I/O hooks of its CPU with no other
+ *	lock held, by the drain under &hot_info.pcp_mutex and
+ *	&hot_info.drain_lock, and by hot_pcp_peek_inode(); none is taken
  *	under it; not in interrupt context.
  */
 struct hot_pcp {
@@ -2124,9 +2127,9 @@ EXPORT_SYMBOL_GPL(hot_track_mute_range);
  * file, which stay there (the slots of its ranges play no part).
  *
  * Context: task context, not under an item lock or &hot_info.map_lock.
- * Takes the slot lock of each CPU whose slots count for the file, and
- * &hot_info.drain_lock if a drain moved accesses meanwhile (then once
- * more, with the drain kept out).
+ * Takes the slot lock of each CPU whose slots count for the file; reads
+ * again while a drain of the superblock's slots (any file's) moved
+ * accesses meanwhile, which it never waits for longer than that drain.
  * Return: 0 on success; -EOPNOTSUPP if @inode's superblock does not track
  * hot data; -ENODATA if there is no data for @inode.
  */
@@ -2137,7 +2140,7 @@ int hot_track_get_freq(struct inode *inode, struct hot_freq *freq, bool live,
 	struct hot_pass pass;
 	struct hot_info *hi;
 	int ret = -ENODATA;
-	int seq = 0;
+	unsigned int seq;
 	u64 now;
 
 	rcu_read_lock();
@@ -2151,24 +2154,21 @@ int hot_track_get_freq(struct inode *inode, struct hot_freq *freq, bool live,
 		goto out;
 	/*
 	 * The item and the slots as of one point of the drain, which moves
-	 * accesses from the slots to the item: the second try keeps it out.
+	 * accesses from the slots to the item.  Never holding the lock: a
+	 * reader must not hold up the update worker's drain, which ends.
 	 */
-again:
-	read_seqbegin_or_lock(&hi->drain_lock, &seq);
-	xa_lock(&he->ranges);
-	if (!he->dead) {
-		*freq = he->freq;
-		ret = 0;
-	}
-	xa_unlock(&he->ranges);
-	if (!ret)
-		hot_pcp_peek_inode(hi, he, freq);
-	if (need_seqretry(&hi->drain_lock, seq)) {
-		seq = 1;
+	do {
+		seq = read_seqbegin(&hi->drain_lock);
 		ret = -ENODATA;
-		goto again;
-	}
-	done_seqretry(&hi->drain_lock, seq);
+		xa_lock(&he->ranges);
+		if (!he->dead) {
+			*freq = he->freq;
+			ret = 0;
+		}
+		xa_unlock(&he->ranges);
+		if (!ret)
+			hot_pcp_peek_inode(hi, he, freq);
+	} while (read_seqretry(&hi->drain_lock, seq));
 	if (ret)
 		goto out;
 	pass = hot_pass_get(hi);

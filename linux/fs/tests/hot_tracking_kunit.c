@@ -1985,6 +1985,9 @@ static void hot_live_drain_test(struct kunit *test)
 	u64 r, w;
 	u32 temp;
 
+	/* On one CPU the drain never runs inside the reader's window. */
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs two CPUs");
 	init_completion(&d.done);
 	task = kthread_run(hot_kunit_drain_fn, &d, "hot_kunit/drain");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(task));

@@ -259,8 +259,8 @@ struct hot_pass {
  * @pcp_mutex: one drain of @pcp at a time.
  * @drain_lock: the drain takes a slot of @pcp and counts it in its item in
  *	one write section; hot_track_get_freq() reads an item and its slots
- *	in a read section, or under the lock on its second try.  Writers hold
- *	@pcp_mutex too.
+ *	in read sections until one saw no drain, never holding the lock.
+ *	Writers hold @pcp_mutex too.
  * @pass: the last update pass, for temperatures computed between passes.
  * @nr_over_cap: items the I/O hooks did not make because @mem was at the
  *	cap (@mem_max, or the sysctl hot-mem-max-bytes); per CPU, as every CPU

@@ -731,18 +731,32 @@ static int wait_for_pass(void)
 /*
  * One update pass now, then none for an hour: a hot-update-delay of a
  * second applies at once to the pass queued, and one of an hour, written
- * before that pass ends, to the pass it queues next.  Waits for a pass
- * that began after the call to end (one under way at the call ends before
- * it).  Return 0, or -1 after PASS_WAIT seconds.  The fixture puts the
- * delay back.
+ * before that pass ends, to the pass it queues next.  A pass under way as
+ * the second is written queues another a second later: then both again,
+ * once it ended.  Waits for a pass that began after the call to end.
+ * Return 0, or -1 after PASS_WAIT seconds.  The fixture puts the delay
+ * back.
  */
 static int one_pass_then_none(void)
 {
-	struct passes_wait p = { .passes = stats_value("passes_begun") };
+	long long end = monotonic_ms() + PASS_WAIT * 1000LL * timeout_scale();
+	long long ended, begun, ended2;
+	struct passes_wait p;
 
-	if (p.passes < 0 || sysctl_write(sysctls[1], "1") ||
-	    sysctl_write(sysctls[1], "3600"))
-		return -1;
+	do {
+		if (monotonic_ms() > end ||
+		    wait_until(no_pass_running, NULL, PASS_WAIT))
+			return -1;
+		/* Ended, then begun, as no_pass_running() reads them. */
+		ended = stats_value("passes");
+		p.passes = stats_value("passes_begun");
+		if (ended < 0 || p.passes < 0 || sysctl_write(sysctls[1], "1"))
+			return -1;
+		begun = stats_value("passes_begun");
+		ended2 = stats_value("passes");
+		if (sysctl_write(sysctls[1], "3600"))
+			return -1;
+	} while (ended != p.passes || begun != p.passes || ended2 != p.passes);
 	return wait_until(passes_done, &p, PASS_WAIT);
 }
 
