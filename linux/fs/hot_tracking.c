@@ -25,8 +25,8 @@
  *   drain of the update worker and of readers that want every access (see
  *   "Per-CPU counting" below).  No other lock is taken with it held, and
  *   only the drain's &hot_info.pcp_mutex and &hot_info.drain_lock are held
- *   when it is taken.  Readers of &hot_info.drain_lock never hold it: they
- *   only wait for a write section to end.
+ *   when it is taken.  Readers of &hot_info.drain_lock never hold it
+ *   across their reads: they only wait for a write section to end.
  * - &hot_info.map_lock protects the heat maps and the items' links in them.
  *   The update worker, the shrinker, the memory cap, the spot lists and the
  *   freeing of items take it, before an item lock; the I/O path never does.
@@ -2129,7 +2129,7 @@ EXPORT_SYMBOL_GPL(hot_track_mute_range);
  * Context: task context, not under an item lock or &hot_info.map_lock.
  * Takes the slot lock of each CPU whose slots count for the file; reads
  * again while a drain of the superblock's slots (any file's) moved
- * accesses meanwhile, which it never waits for longer than that drain.
+ * accesses meanwhile, so for as long as drains run.
  * Return: 0 on success; -EOPNOTSUPP if @inode's superblock does not track
  * hot data; -ENODATA if there is no data for @inode.
  */
@@ -2644,7 +2644,9 @@ static unsigned long hot_mem_excess(long mem, unsigned long thresh)
 /*
  * Queue the next update pass @delay jiffies from now unless one is queued.
  * With @sooner one that is queued for later is moved there; a pass is never
- * moved later.  A pass that is running queues the next one itself.
+ * moved later.  A pass that is running is not a queued one: a pass queued
+ * meanwhile comes @delay from now, and the running one, which queues the
+ * next itself as it ends, then finds it queued.
  */
 static void hot_queue_pass(struct hot_info *hi, unsigned long delay,
 			   bool sooner)
@@ -3112,8 +3114,8 @@ EXPORT_SYMBOL_GPL(hot_track_mem_opt);
  * hot_track_update_delay_changed() - apply a new hot-update-delay at once
  *
  * A superblock whose next update pass is due later than the new delay from
- * now has it moved to then; one due sooner keeps it.  A pass that is
- * running queues the next one with the new delay itself.
+ * now has it moved to then; one due sooner keeps it.  One whose pass is
+ * running gets its next pass the new delay from now.
  *
  * Context: process context, may sleep; takes &hot_infos_lock.
  */

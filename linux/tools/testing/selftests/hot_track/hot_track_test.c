@@ -731,16 +731,18 @@ static int wait_for_pass(void)
 /*
  * One update pass now, then none for an hour: a hot-update-delay of a
  * second applies at once to the pass queued, and one of an hour, written
- * before that pass ends, to the pass it queues next.  A pass under way as
- * the second is written queues another a second later: then both again,
- * once it ended.  Waits for a pass that began after the call to end.
+ * before that pass ends, to the pass it queues next.  Written while a pass
+ * runs, the second queues one more a second later: then both are written
+ * again once that pass ended, until no pass began or ended around the
+ * writes (all but the first instructions and the last of a pass show in
+ * debugfs stats).  Waits for a pass that began after the call to end.
  * Return 0, or -1 after PASS_WAIT seconds.  The fixture puts the delay
  * back.
  */
 static int one_pass_then_none(void)
 {
 	long long end = monotonic_ms() + PASS_WAIT * 1000LL * timeout_scale();
-	long long ended, begun, ended2;
+	long long ended, begun, begun2;
 	struct passes_wait p;
 
 	do {
@@ -753,10 +755,12 @@ static int one_pass_then_none(void)
 		if (ended < 0 || p.passes < 0 || sysctl_write(sysctls[1], "1"))
 			return -1;
 		begun = stats_value("passes_begun");
-		ended2 = stats_value("passes");
 		if (sysctl_write(sysctls[1], "3600"))
 			return -1;
-	} while (ended != p.passes || begun != p.passes || ended2 != p.passes);
+		/* Begun, then ended: no pass began or ended meanwhile. */
+		begun2 = stats_value("passes_begun");
+	} while (ended != p.passes || begun != p.passes ||
+		 begun2 != p.passes || stats_value("passes") != p.passes);
 	return wait_until(passes_done, &p, PASS_WAIT);
 }
 
