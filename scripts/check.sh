@@ -61,7 +61,7 @@ for step in $steps; do
 	if [ $rc != 0 ]; then
 		tail -40 "$logs/$step.log"
 		# What failed, for the summary: the tail may not show it.
-		grep -E '^not ok|FAIL|: Expected |Test (failed|terminated)|^(BUG|WARNING|Kernel panic)' \
+		grep -E '^not ok|FAIL|:Expected |Test (failed|terminated)|(BUG|WARNING):|Kernel panic' \
 			"$logs/$step.log" | head -20 | sed "s/^/  $step: /" >> "$logs/failures"
 	fi
 	count "$step" $rc "$logs/$step.log"
