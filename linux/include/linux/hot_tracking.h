@@ -260,7 +260,10 @@ struct hot_pass {
  * @drain_lock: the drain takes a slot of @pcp and counts it in its item in
  *	one write section; hot_track_get_freq() reads an item and its slots
  *	in read sections until one saw no drain, never holding the lock.
- *	Writers hold @pcp_mutex too.
+ *	Writers hold @pcp_mutex too; a seqlock_t all the same, not a
+ *	seqcount tied to @pcp_mutex: on PREEMPT_RT a reader that meets a
+ *	write section waits on the writer's lock, and the reader is under
+ *	rcu_read_lock(), where it may wait on a spinlock but not a mutex.
  * @pass: the last update pass, for temperatures computed between passes.
  * @nr_over_cap: items the I/O hooks did not make because @mem was at the
  *	cap (@mem_max, or the sysctl hot-mem-max-bytes); per CPU, as every CPU
