@@ -21,12 +21,13 @@
  *   hot_track_hot_ranges(), which may pass over the ranges of a deleted
  *   file until free_work has freed them, and over @skip ranges.
  * - Reads and direct writes are counted in slots of the CPU that issues
- *   them, under that CPU's &hot_pcp.lock, and counted in the items by the
- *   drain of the update worker and of readers that want every access (see
- *   "Per-CPU counting" below).  No other lock is taken with it held, and
- *   only the drain's &hot_info.pcp_mutex and &hot_info.drain_lock are held
- *   when it is taken.  Readers of &hot_info.drain_lock never hold it
- *   across their reads: they only wait for a write section to end.
+ *   them, each under its own lock (a bit of &hot_pcp_slot.item), and
+ *   counted in the items by the drain of the update worker and of readers
+ *   that want every access (see "Per-CPU counting" below).  No other lock
+ *   is taken with a slot lock held, and only the drain's
+ *   &hot_info.pcp_mutex and &hot_info.drain_lock are held when one is
+ *   taken.  Readers of &hot_info.drain_lock never hold it across their
+ *   reads: they only wait for a write section to end.
  * - &hot_info.map_lock protects the heat maps and the items' links in them.
  *   The update worker, the shrinker, the memory cap, the spot lists and the
  *   freeing of items take it, before an item lock; the I/O path never does.
@@ -35,11 +36,11 @@
  *   slot), &hot_info.map_lock, an item lock, a bucket lock of
  *   &hot_info.inodes (the update pass and hot_evict_coldest() remove an
  *   idle item from the table in the hold of its lock that frees it).
- *   &hot_pcp.lock nests only in pcp_mutex and drain_lock, taken with no
+ *   A slot lock nests only in pcp_mutex and drain_lock, taken with no
  *   other lock held under them; &hot_info.pass_lock only in
  *   hot_infos_lock, which nests in s_umount (mount and umount).  The I/O
  *   hooks hold one of an item lock, a bucket lock (inserting an item) or
- *   &hot_pcp.lock at a time, under whatever the filesystem holds around
+ *   a slot lock at a time, under whatever the filesystem holds around
  *   them (btrfs: a spinlock, in writeback), and allocate with GFP_NOWAIT
  *   (rhashtable's insertion with GFP_ATOMIC).  The shrinker takes map_lock
  *   from reclaim: nothing allocates under these locks but so.  The table's
@@ -54,6 +55,7 @@
  *   then drains free_work.  hot_track_sync() is kept out by s_umount.
  */
 
+#include <linux/bit_spinlock.h>
 #include <linux/fs.h>
 #include <linux/fs_context.h>
 #include <linux/fs_parser.h>
@@ -63,6 +65,7 @@
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
 #include <linux/list_sort.h>
+#include <linux/lockdep.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/mm.h>
@@ -873,68 +876,117 @@ static bool hot_wb_done(struct hot_inode_item *he, u64 first, u64 last)
 /*
  * Per-CPU counting.  Reads and writes other than writeback are counted in
  * slots of the CPU that issues them, so that CPUs sharing a file write no
- * shared cache line per access.  A slot holds one item until the slots are
- * next drained, and an item whose slot holds another one is counted under
- * its lock.  The drain (hot_track_drain()) adds what each slot holds to
- * its item's counts: they add up in any order.  It takes a slot and counts
- * it in one write section of &hot_info.drain_lock, so that a reader of an
- * item and its slots (hot_track_get_freq(), in read sections, never holding
- * the lock) finds each access in the one or in the other, not in neither
- * nor in both.  A slot keeps the address
- * of its item only to compare it: the item may be freed meanwhile, and the
- * drain finds it, or not, by its key.  Writeback keeps the locked path:
- * its one write per range and pass needs the item's own times.
+ * shared cache line per access.  A slot counts for one range item, and for
+ * its inode item the accesses that begin in that range, until the slots
+ * are next drained: an access touches the one cache line of its first
+ * range's slot, which holds the slot's lock too.  A range whose slot holds
+ * another one is counted under the item lock.  The drain
+ * (hot_track_drain()) adds what each slot holds to its items' counts: they
+ * add up in any order.  It takes a slot and counts it in one write section
+ * of &hot_info.drain_lock, so that a reader of an item and its slots
+ * (hot_track_get_freq(), in read sections, never holding the lock) finds
+ * each access in the one or in the other, not in neither nor in both.  A
+ * slot keeps the address of its range item only to compare it: the item
+ * may be freed meanwhile, and the drain finds it, or not, by its key.
+ * Writeback keeps the locked path: its one write per range and pass needs
+ * the item's own times.
  */
 
 /* Slots per CPU and superblock. */
 #define HOT_PCP_SHIFT		7
 #define HOT_PCP_SLOTS		BIT(HOT_PCP_SHIFT)
-/*
- * &hot_pcp_slot.index of the slot of an inode item.  Range U32_MAX, the
- * last one tracked, is counted under the item lock instead.
- */
-#define HOT_PCP_INODE		U32_MAX
+/* The bit of &hot_pcp_slot.item that is the slot's lock. */
+#define HOT_PCP_LOCK_BIT	0
 
 /**
- * struct hot_pcp_slot - accesses to one item not yet counted in it
- * @item: the &struct hot_inode_item or &struct hot_range_item; compared,
- *	never dereferenced.
- * @key: the file's key, by which the drain finds the item.
+ * struct hot_pcp_slot - accesses to one range not yet counted in its items
+ * @item: the address of the &struct hot_range_item, compared, never
+ *	dereferenced; its bit %HOT_PCP_LOCK_BIT (items are aligned) is the
+ *	slot's lock, a bit spinlock.  The lock protects the other fields and
+ *	the rest of @item.  Taken by the I/O hooks of any CPU, by the drain
+ *	under &hot_info.pcp_mutex and &hot_info.drain_lock, and by
+ *	hot_pcp_peek_inode(); no lock is taken under it; not in interrupt
+ *	context.
+ * @key: the file's key, by which the drain finds the items.
  * @generation: the file's generation, as &hot_inode_item.generation.
- * @index: the range number, or %HOT_PCP_INODE for the inode item.
- * @nr_reads: reads counted, saturating at U32_MAX; 0 with @nr_writes 0 if
- *	the slot is empty.
- * @nr_writes: writes counted, likewise.
+ * @index: the range number.
+ * @nr_reads: reads of the range counted, saturating at U32_MAX; 0 with
+ *	@nr_writes 0 if the slot is empty.
+ * @nr_writes: writes of the range counted, likewise.
+ * @nr_inode_reads: of @nr_reads, those that count for the inode item too:
+ *	reads that begin in the range.
+ * @nr_inode_writes: the same for @nr_writes.
  * @last_read_time: time of the latest read counted, in ns.
  * @last_write_time: time of the latest write counted, in ns.
+ *
+ * One cache line: what an access touches of the slots.
  */
 struct hot_pcp_slot {
-	const void *item;
+	unsigned long item;
 	struct hot_inode_key key;
 	u32 generation;
 	u32 index;
 	u32 nr_reads;
 	u32 nr_writes;
+	u32 nr_inode_reads;
+	u32 nr_inode_writes;
 	u64 last_read_time;
 	u64 last_write_time;
-};
+} __aligned(64);
+
+static_assert(sizeof(struct hot_pcp_slot) == 64);
 
 /**
  * struct hot_pcp - the slots of one CPU
- * @slot: the slots, indexed by hot_pcp_hash() of what they count.
- * @lock: protects @slot.  Taken by the I/O hooks of its CPU with no other
- *	lock held, by the drain under &hot_info.pcp_mutex and
- *	&hot_info.drain_lock, and by hot_pcp_peek_inode(); none is taken
- *	under it; not in interrupt context.
+ * @slot: the slots, indexed by hot_pcp_hash() of the range they count for.
  */
 struct hot_pcp {
 	struct hot_pcp_slot slot[HOT_PCP_SLOTS];
-	spinlock_t lock;	/* @slot; see above */
 };
 
+#ifdef CONFIG_LOCKDEP
+/* One class for the slot locks of every superblock and CPU. */
+static struct lockdep_map hot_pcp_dep_map =
+	STATIC_LOCKDEP_MAP_INIT("hot_pcp_slot", &hot_pcp_dep_map);
+#endif
+
+static void hot_pcp_lock(struct hot_pcp_slot *s)
+	__acquires(s)
+{
+	bit_spin_lock(HOT_PCP_LOCK_BIT, &s->item);
+	lock_map_acquire(&hot_pcp_dep_map);
+}
+
+static void hot_pcp_unlock(struct hot_pcp_slot *s)
+	__releases(s)
+{
+	lock_map_release(&hot_pcp_dep_map);
+	/* Others only test and set the bit meanwhile, as for hlist_bl. */
+	__bit_spin_unlock(HOT_PCP_LOCK_BIT, &s->item);
+}
+
+/* The range item slot @s counts for, without the lock bit. */
+static unsigned long hot_pcp_item(const struct hot_pcp_slot *s)
+{
+	/* Other CPUs may set the lock bit meanwhile. */
+	return READ_ONCE(s->item) & ~BIT(HOT_PCP_LOCK_BIT);
+}
+
 /*
- * The slot of range @index (or %HOT_PCP_INODE) of the file of @key, the
- * same on every CPU: the ranges of a file and the files spread over them.
+ * Make slot @s count for @hr.  Caller holds the slot lock, whose bit stays
+ * as it is: set, but on uniprocessor kernels, where the lock only disables
+ * preemption.
+ */
+static void hot_pcp_set_item(struct hot_pcp_slot *s,
+			     const struct hot_range_item *hr)
+{
+	WRITE_ONCE(s->item, (unsigned long)hr |
+			    (READ_ONCE(s->item) & BIT(HOT_PCP_LOCK_BIT)));
+}
+
+/*
+ * The slot of range @index of the file of @key, the same on every CPU: the
+ * ranges of a file and the files spread over them.
  */
 static u32 hot_pcp_hash(const struct hot_inode_key *key, u32 index)
 {
@@ -943,12 +995,11 @@ static u32 hot_pcp_hash(const struct hot_inode_key *key, u32 index)
 	return hash_64(h + index, HOT_PCP_SHIFT);
 }
 
-/* Whether slot @s counts for @item, range @index (or the inode) of @he. */
-static bool hot_pcp_match(const struct hot_pcp_slot *s, const void *item,
-			  const struct hot_inode_item *he, u32 index)
+/* Whether slot @s counts for the file of @he. */
+static bool hot_pcp_file(const struct hot_pcp_slot *s,
+			 const struct hot_inode_item *he)
 {
-	return s->item == item && s->index == index &&
-	       s->key.ino == he->key.ino && s->key.root == he->key.root &&
+	return s->key.ino == he->key.ino && s->key.root == he->key.root &&
 	       s->generation == he->generation;
 }
 
@@ -959,74 +1010,97 @@ static bool hot_pcp_busy(const struct hot_pcp_slot *s)
 }
 
 /*
- * Count an access to @item, range @index (or the inode) of @he, in @pcp.
- * Caller holds @pcp->lock.  Return: false if the slot holds another item:
- * the caller counts the access under the item lock.
+ * Count an access to range @hr, number @index, of @he in @pcp, and to @he
+ * itself if @inode.  Return: false if the slot holds another range: the
+ * caller counts the access under the item lock.
  */
-static bool hot_pcp_add(struct hot_pcp *pcp, const void *item,
+static bool hot_pcp_add(struct hot_pcp *pcp, struct hot_range_item *hr,
 			struct hot_inode_item *he, u32 index, u64 now,
-			bool write)
+			bool write, bool inode)
 {
 	struct hot_pcp_slot *s = &pcp->slot[hot_pcp_hash(&he->key, index)];
+	bool ret = true;
 
-	if (!hot_pcp_match(s, item, he, index)) {
-		if (hot_pcp_busy(s))
-			return false;
-		s->item = item;
+	hot_pcp_lock(s);
+	if (hot_pcp_item(s) != (unsigned long)hr || s->index != index ||
+	    !hot_pcp_file(s, he)) {
+		if (hot_pcp_busy(s)) {
+			ret = false;
+			goto unlock;
+		}
+		hot_pcp_set_item(s, hr);
 		s->key = he->key;
 		s->generation = he->generation;
 		s->index = index;
 	}
 	if (write) {
 		hot_add_sat(&s->nr_writes, 1);
+		if (inode)
+			hot_add_sat(&s->nr_inode_writes, 1);
 		s->last_write_time = max(s->last_write_time, now);
 	} else {
 		hot_add_sat(&s->nr_reads, 1);
+		if (inode)
+			hot_add_sat(&s->nr_inode_reads, 1);
 		s->last_read_time = max(s->last_read_time, now);
 	}
-	return true;
-}
-
-/* Count the accesses of slot @s in @freq, which it counts for. */
-static void hot_pcp_count(struct hot_freq *freq, const struct hot_pcp_slot *s)
-{
-	hot_freq_count(freq, s->nr_reads, s->last_read_time, false);
-	hot_freq_count(freq, s->nr_writes, s->last_write_time, true);
+unlock:
+	hot_pcp_unlock(s);
+	return ret;
 }
 
 /*
- * The frequency data of the item slot @s counts for; NULL if that item is
- * gone (dead, freed, or made again).  Caller holds the item lock of @he.
+ * Count the accesses of slot @s in its items: @hr, and the inode item for
+ * those of them that count for it.  Caller holds the inode item's lock.
  */
-static struct hot_freq *hot_slot_freq(struct hot_inode_item *he,
-				      const struct hot_pcp_slot *s)
+static void hot_pcp_count(struct hot_freq *freq, struct hot_freq *inode,
+			  const struct hot_pcp_slot *s)
+{
+	if (freq) {
+		hot_freq_count(freq, s->nr_reads, s->last_read_time, false);
+		hot_freq_count(freq, s->nr_writes, s->last_write_time, true);
+	}
+	/*
+	 * The latest time of the slot is that of an access to the file,
+	 * though not always of one counted for the inode here: then it was
+	 * counted in another slot or under the lock, at the same time.
+	 */
+	hot_freq_count(inode, s->nr_inode_reads, s->last_read_time, false);
+	hot_freq_count(inode, s->nr_inode_writes, s->last_write_time, true);
+}
+
+/*
+ * The range item of @he that slot @s counts for; NULL if it is gone (dead,
+ * freed, or made again): then nothing in @s is counted, for @he neither.
+ * Caller holds the item lock of @he, or rcu_read_lock().
+ */
+static struct hot_range_item *hot_slot_range(struct hot_inode_item *he,
+					     const struct hot_pcp_slot *s)
 {
 	struct hot_range_item *hr;
 
-	if (he->dead)
+	if (READ_ONCE(he->dead))
 		return NULL;
-	if (s->index == HOT_PCP_INODE)
-		return s->item == he ? &he->freq : NULL;
 	hr = xa_load(&he->ranges, s->index);
-	return hr && s->item == hr ? &hr->freq : NULL;
+	return (unsigned long)hr == hot_pcp_item(s) ? hr : NULL;
 }
 
 /*
- * Count the accesses of slot @s, taken from a CPU, in its item, if it is
- * still there.  Caller holds rcu_read_lock().
+ * Count the accesses of slot @s, taken from a CPU, in its items, if they
+ * are still there.  Caller holds rcu_read_lock().
  */
 static void hot_pcp_fold(struct hot_info *hi, const struct hot_pcp_slot *s)
 {
 	struct hot_inode_item *he;
-	struct hot_freq *freq;
+	struct hot_range_item *hr;
 
 	he = rhashtable_lookup(&hi->inodes, &s->key, hot_inode_params);
 	if (!he || he->generation != s->generation)
 		return;
 	xa_lock(&he->ranges);
-	freq = hot_slot_freq(he, s);
-	if (freq)
-		hot_pcp_count(freq, s);
+	hr = hot_slot_range(he, s);
+	if (hr)
+		hot_pcp_count(&hr->freq, &he->freq, s);
 	xa_unlock(&he->ranges);
 }
 
@@ -1034,9 +1108,9 @@ static void hot_pcp_fold(struct hot_info *hi, const struct hot_pcp_slot *s)
  * hot_track_drain() - count the accesses of every CPU's slots in the items
  * @hi: the superblock's tracking state; stays valid during the call.
  *
- * Takes what each CPU's slots hold, one slot per hold of that CPU's lock,
- * and counts it in the item.  Accesses counted in slots before the call
- * are in the items when it returns.  One drain at a time, under
+ * Takes what each CPU's slots hold, one slot per hold of its lock, and
+ * counts it in the items.  Accesses counted in slots before the call are
+ * in the items when it returns.  One drain at a time, under
  * &hot_info.pcp_mutex.  The update worker drains at each pass, debugfs
  * before it lists items.
  *
@@ -1059,13 +1133,15 @@ void hot_track_drain(struct hot_info *hi)
 			if (!data_race(hot_pcp_busy(s)))
 				continue;
 			write_seqlock(&hi->drain_lock);
-			spin_lock(&pcp->lock);
+			hot_pcp_lock(s);
 			got = *s;
 			s->nr_reads = 0;
 			s->nr_writes = 0;
+			s->nr_inode_reads = 0;
+			s->nr_inode_writes = 0;
 			s->last_read_time = 0;
 			s->last_write_time = 0;
-			spin_unlock(&pcp->lock);
+			hot_pcp_unlock(s);
 			if (hot_pcp_busy(&got)) {
 				rcu_read_lock();
 				hot_pcp_fold(hi, &got);
@@ -1080,26 +1156,31 @@ void hot_track_drain(struct hot_info *hi)
 
 /*
  * @freq, a copy of the frequency data of the inode item @he, with the
- * accesses every CPU's slots hold for it, which stay there: a live view
- * that changes nothing.  Caller holds rcu_read_lock().
+ * accesses to it that every CPU's slots hold, which stay there: a live
+ * view that changes nothing.  Reads every slot of every CPU, and takes the
+ * lock of those that count for the file.  Caller holds rcu_read_lock().
  */
 static void hot_pcp_peek_inode(struct hot_info *hi, struct hot_inode_item *he,
 			       struct hot_freq *freq)
 {
-	u32 h = hot_pcp_hash(&he->key, HOT_PCP_INODE);
+	unsigned int h;
 	int cpu;
 
 	for_each_possible_cpu(cpu) {
 		struct hot_pcp *pcp = per_cpu_ptr(hi->pcp, cpu);
-		struct hot_pcp_slot *s = &pcp->slot[h];
 
-		/* Only the CPUs whose slot seems to hold accesses to it. */
-		if (data_race(s->item) != he || !data_race(hot_pcp_busy(s)))
-			continue;
-		spin_lock(&pcp->lock);
-		if (hot_pcp_match(s, he, he, HOT_PCP_INODE))
-			hot_pcp_count(freq, s);
-		spin_unlock(&pcp->lock);
+		for (h = 0; h < HOT_PCP_SLOTS; h++) {
+			struct hot_pcp_slot *s = &pcp->slot[h];
+
+			/* Only the slots that seem to count for the file. */
+			if (!data_race(hot_pcp_file(s, he) &&
+				       (s->nr_inode_reads || s->nr_inode_writes)))
+				continue;
+			hot_pcp_lock(s);
+			if (hot_pcp_file(s, he) && hot_slot_range(he, s))
+				hot_pcp_count(NULL, freq, s);
+			hot_pcp_unlock(s);
+		}
 	}
 }
 
@@ -1138,22 +1219,23 @@ static bool hot_freq_stale(const struct hot_freq *freq, u64 now)
 }
 
 /*
- * Count an access to @he, or to its range @index if @range, under the item
- * lock, making the range item if there is none.  Caller holds
- * rcu_read_lock().
+ * Count an access to @he if @inode, and to its range @index if @range,
+ * under the item lock, making the range item if there is none.  Caller
+ * holds rcu_read_lock().
  */
 static void hot_count_locked(struct hot_info *hi, struct hot_inode_item *he,
-			     bool range, u64 index, u64 now, bool write)
+			     bool inode, bool range, u64 index, u64 now,
+			     bool write)
 {
 	struct hot_range_item *hr;
 
 	xa_lock(&he->ranges);
 	if (he->dead)
 		goto unlock;
-	if (!range) {
+	if (inode)
 		hot_freq_count(&he->freq, 1, now, write);
+	if (!range)
 		goto unlock;
-	}
 	/* Not made (at the cap, or no memory): the others still count. */
 	hr = hot_range_get(hi, he, index);
 	if (hr)
@@ -1163,50 +1245,43 @@ unlock:
 }
 
 /*
- * Count a read or a write of ranges @first to @last of @he in this CPU's
- * slots.  The first access of each direction to an item, that to an item
- * idle for half a second (hot_freq_stale()), that to a range without item,
- * and that to an item whose slot holds another one are counted under the
- * item lock instead, with this CPU's lock let go: an item gets the time of
- * an access at once (an update pass ages out an item without a recent
- * one), and a range item has to be made.  Caller holds rcu_read_lock().
+ * Count a read or a write of ranges @first to @last of @he in the slots of
+ * this CPU, the access to @he in the slot of range @first.  The first
+ * access of each direction to an item, that to an item idle for half a
+ * second (hot_freq_stale()), that to a range without item, and that to a
+ * range whose slot holds another one are counted under the item lock
+ * instead: an item gets the time of an access at once (an update pass ages
+ * out an item without a recent one), and a range item has to be made.
+ * Caller holds rcu_read_lock().
  */
 static void hot_record_pcp(struct hot_info *hi, struct hot_inode_item *he,
 			   u64 first, u64 last, u64 now, bool write)
 {
-	/* Any CPU's slots will do: they are under their lock. */
+	/* Any CPU's slots will do: they are under their locks. */
 	struct hot_pcp *pcp = raw_cpu_ptr(hi->pcp);
-	unsigned int batch = 0;
+	/* Whether the access is still to be counted for @he. */
+	bool inode = true;
 	struct hot_range_item *hr;
 	u64 index;
 
-	/* The lock is not irq-safe: from task context only. */
+	/* The locks are not irq-safe: from task context only. */
 	lockdep_assert(in_task());
-	spin_lock(&pcp->lock);
-	if (!hot_freq_nr(&he->freq, write) || hot_freq_stale(&he->freq, now) ||
-	    !hot_pcp_add(pcp, he, he, HOT_PCP_INODE, now, write)) {
-		spin_unlock(&pcp->lock);
-		hot_count_locked(hi, he, false, 0, now, write);
-		spin_lock(&pcp->lock);
+	if (!hot_freq_nr(&he->freq, write) || hot_freq_stale(&he->freq, now)) {
+		hot_count_locked(hi, he, true, false, 0, now, write);
+		inode = false;
 	}
 	for (index = first; index <= last; index++) {
-		/* Let the drain in every HOT_LOCK_BATCH ranges. */
-		if (batch++ == HOT_LOCK_BATCH) {
-			batch = 1;
-			spin_unlock(&pcp->lock);
-			spin_lock(&pcp->lock);
-		}
 		hr = xa_load(&he->ranges, index);
-		if (!hr || index == HOT_PCP_INODE ||
-		    !hot_freq_nr(&hr->freq, write) ||
+		if (!hr || !hot_freq_nr(&hr->freq, write) ||
 		    hot_freq_stale(&hr->freq, now) ||
-		    !hot_pcp_add(pcp, hr, he, index, now, write)) {
-			spin_unlock(&pcp->lock);
-			hot_count_locked(hi, he, true, index, now, write);
-			spin_lock(&pcp->lock);
-		}
+		    !hot_pcp_add(pcp, hr, he, index, now, write, inode))
+			hot_count_locked(hi, he, inode, true, index, now,
+					 write);
+		inode = false;
 	}
-	spin_unlock(&pcp->lock);
+	/* No range tracked: past the last range number. */
+	if (inode)
+		hot_count_locked(hi, he, true, false, 0, now, write);
 }
 
 /*
@@ -2862,8 +2937,6 @@ static int hot_track_enable_cap(struct super_block *sb,
 		ret = -ENOMEM;
 		goto out_free;
 	}
-	for_each_possible_cpu(i)
-		spin_lock_init(&per_cpu_ptr(hi->pcp, i)->lock);
 	hi->pass.time = hi->enabled_at;
 	hi->pass.delay = (u64)READ_ONCE(sysctl_hot_update_delay) *
 			 NSEC_PER_SEC;

@@ -1785,6 +1785,7 @@ static void hot_pcp_merge_test(struct kunit *test)
 	const u64 ms = NSEC_PER_MSEC;
 	struct hot_kunit_fs *fs = test->priv;
 	struct hot_inode_item *he;
+	struct hot_range_item *hr;
 	struct hot_pcp_slot *s;
 	int cpu, n = 0;
 	u64 last;
@@ -1795,33 +1796,44 @@ static void hot_pcp_merge_test(struct kunit *test)
 	hot_kunit_io(fs->inode[0], 0, SZ_4K, READ);
 	he = hot_kunit_item(fs, 0);
 	KUNIT_ASSERT_NOT_NULL(test, he);
-	h = hot_pcp_hash(&he->key, HOT_PCP_INODE);
+	hr = xa_load(&he->ranges, 0);
+	KUNIT_ASSERT_NOT_NULL(test, hr);
+	h = hot_pcp_hash(&he->key, 0);
 	last = he->freq.last_read_time;
 	for_each_possible_cpu(cpu) {
 		if (n == 2)
 			break;
 		s = &per_cpu_ptr(fs->hi->pcp, cpu)->slot[h];
-		spin_lock(&per_cpu_ptr(fs->hi->pcp, cpu)->lock);
+		hot_pcp_lock(s);
 		KUNIT_EXPECT_FALSE(test, hot_pcp_busy(s));
+		/* Accesses to range 0, of which those of the inode 40 and n. */
 		*s = (struct hot_pcp_slot){
-			.item = he, .key = he->key, .generation = he->generation,
-			.index = HOT_PCP_INODE, .nr_reads = 50,
-			.nr_writes = n, .last_read_time = last +
-					   (n ? 1000 : 990) * ms,
-			.last_write_time = n ? last + 5 * ms : 0,
+			.item = READ_ONCE(s->item),
+			.key = he->key, .generation = he->generation,
+			.index = 0, .nr_reads = 50, .nr_writes = n + 1,
+			.nr_inode_reads = 40, .nr_inode_writes = n,
+			.last_read_time = last + (n ? 1000 : 990) * ms,
+			.last_write_time = last + (n ? 5 : 3) * ms,
 		};
-		spin_unlock(&per_cpu_ptr(fs->hi->pcp, cpu)->lock);
+		hot_pcp_set_item(s, hr);
+		hot_pcp_unlock(s);
 		n++;
 	}
 	hot_track_drain(fs->hi);
-	KUNIT_EXPECT_EQ(test, he->freq.nr_reads, 101);
+	KUNIT_EXPECT_EQ(test, hr->freq.nr_reads, 101);
+	KUNIT_EXPECT_EQ(test, hr->freq.nr_writes, 3);
+	KUNIT_EXPECT_EQ(test, hr->freq.pending, 104);
+	KUNIT_EXPECT_EQ(test, hr->freq.last_read_time, last + 1000 * ms);
+	KUNIT_EXPECT_EQ(test, hr->freq.last_write_time, last + 5 * ms);
+	KUNIT_EXPECT_EQ(test, he->freq.nr_reads, 81);
 	KUNIT_EXPECT_EQ(test, he->freq.nr_writes, 1);
-	KUNIT_EXPECT_EQ(test, he->freq.pending, 102);
+	KUNIT_EXPECT_EQ(test, he->freq.pending, 82);
 	KUNIT_EXPECT_EQ(test, he->freq.last_read_time, last + 1000 * ms);
 	KUNIT_EXPECT_EQ(test, he->freq.last_write_time, last + 5 * ms);
 	hot_kunit_pass(fs->hi, hot_clock_ns(), 3600ULL * NSEC_PER_SEC);
 	KUNIT_EXPECT_EQ(test, he->freq.pending, 0);
-	KUNIT_EXPECT_EQ(test, he->freq.score, 102U << (HOT_SCORE_SHIFT - 1));
+	KUNIT_EXPECT_EQ(test, he->freq.score, 82U << (HOT_SCORE_SHIFT - 1));
+	KUNIT_EXPECT_EQ(test, hr->freq.score, 104U << (HOT_SCORE_SHIFT - 1));
 }
 
 /*
@@ -1843,9 +1855,7 @@ static void hot_pcp_busy_test(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, he1);
 	/* A range of the second file with the slot of the first's range 0. */
 	for (j = 1; j < 4096; j++)
-		if (hot_pcp_hash(&he1->key, j) == hot_pcp_hash(&he0->key, 0) &&
-		    hot_pcp_hash(&he1->key, HOT_PCP_INODE) !=
-		    hot_pcp_hash(&he0->key, 0))
+		if (hot_pcp_hash(&he1->key, j) == hot_pcp_hash(&he0->key, 0))
 			break;
 	KUNIT_ASSERT_LT(test, j, 4096);
 	hot_kunit_io(fs->inode[1], (loff_t)j * SZ_1M, SZ_4K, READ);
