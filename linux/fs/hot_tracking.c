@@ -56,6 +56,7 @@
  */
 
 #include <linux/bit_spinlock.h>
+#include <linux/bitmap.h>
 #include <linux/fs.h>
 #include <linux/fs_context.h>
 #include <linux/fs_parser.h>
@@ -877,9 +878,11 @@ static bool hot_wb_done(struct hot_inode_item *he, u64 first, u64 last)
  * Per-CPU counting.  Reads and writes other than writeback are counted in
  * slots of the CPU that issues them, so that CPUs sharing a file write no
  * shared cache line per access.  A slot counts for one range item, and for
- * its inode item the accesses that begin in that range, until the slots
- * are next drained: an access touches the one cache line of its first
- * range's slot, which holds the slot's lock too.  A range whose slot holds
+ * its inode item the accesses that begin in that range if it is one of
+ * the first %HOT_PCP_HOME of the file, until the slots are next drained:
+ * such an access to one range touches the 64 bytes of its slot, which
+ * hold the slot's lock too.  An access that begins further in counts for
+ * the inode in a slot of the inode item's own.  An item whose slot holds
  * another one is counted under the item lock.  The drain
  * (hot_track_drain()) adds what each slot holds to its items' counts: they
  * add up in any order.  It takes a slot and counts it in one write section
@@ -887,7 +890,9 @@ static bool hot_wb_done(struct hot_inode_item *he, u64 first, u64 last)
  * (hot_track_get_freq(), in read sections, never holding the lock) finds
  * each access in the one or in the other, not in neither nor in both.  A
  * slot keeps the address of its range item only to compare it: the item
- * may be freed meanwhile, and the drain finds it, or not, by its key.
+ * may be freed meanwhile, and the drain finds it, or not, by its key; the
+ * inode's share goes to the file's inode item, found by key and
+ * generation, whatever became of the range.
  * Writeback keeps the locked path: its one write per range and pass needs
  * the item's own times.
  */
@@ -897,29 +902,45 @@ static bool hot_wb_done(struct hot_inode_item *he, u64 first, u64 last)
 #define HOT_PCP_SLOTS		BIT(HOT_PCP_SHIFT)
 /* The bit of &hot_pcp_slot.item that is the slot's lock. */
 #define HOT_PCP_LOCK_BIT	0
+/*
+ * Accesses that begin in one of the first HOT_PCP_HOME ranges of a file
+ * count for its inode in that range's slot, the others in the inode's: so
+ * the slots that may hold a file's accesses are at most HOT_PCP_HOME + 1
+ * per CPU, which hot_pcp_peek_inode() reads.
+ */
+#define HOT_PCP_HOME		16
+/*
+ * &hot_pcp_slot.index of the slot of an inode item.  Range U32_MAX, the
+ * last one tracked, is counted under the item lock instead.
+ */
+#define HOT_PCP_INODE		U32_MAX
 
 /**
- * struct hot_pcp_slot - accesses to one range not yet counted in its items
- * @item: the address of the &struct hot_range_item, compared, never
- *	dereferenced; its bit %HOT_PCP_LOCK_BIT (items are aligned) is the
- *	slot's lock, a bit spinlock.  The lock protects the other fields and
- *	the rest of @item.  Taken by the I/O hooks of any CPU, by the drain
- *	under &hot_info.pcp_mutex and &hot_info.drain_lock, and by
+ * struct hot_pcp_slot - accesses to one item not yet counted in it
+ * @item: the address of the &struct hot_range_item, or of the
+ *	&struct hot_inode_item, compared, never dereferenced; its bit
+ *	%HOT_PCP_LOCK_BIT (items are aligned) is the slot's lock, a bit
+ *	spinlock.  The lock protects the other fields and
+ *	the rest of @item.  Taken by the I/O hooks (of this CPU, or of a task
+ *	that moved off it after choosing the slots), by the drain under
+ *	&hot_info.pcp_mutex and &hot_info.drain_lock, and by
  *	hot_pcp_peek_inode(); no lock is taken under it; not in interrupt
  *	context.
  * @key: the file's key, by which the drain finds the items.
  * @generation: the file's generation, as &hot_inode_item.generation.
- * @index: the range number.
- * @nr_reads: reads of the range counted, saturating at U32_MAX; 0 with
+ * @index: the range number, or %HOT_PCP_INODE for the inode item.
+ * @nr_reads: reads of the item counted, saturating at U32_MAX; 0 with
  *	@nr_writes 0 if the slot is empty.
- * @nr_writes: writes of the range counted, likewise.
- * @nr_inode_reads: of @nr_reads, those that count for the inode item too:
- *	reads that begin in the range.
+ * @nr_writes: writes of the item counted, likewise.
+ * @nr_inode_reads: of @nr_reads, those that count for the inode item: all
+ *	for the inode's slot, those that begin in the range for one of the
+ *	first %HOT_PCP_HOME ranges, none for the others.
  * @nr_inode_writes: the same for @nr_writes.
  * @last_read_time: time of the latest read counted, in ns.
  * @last_write_time: time of the latest write counted, in ns.
  *
- * One cache line: what an access touches of the slots.
+ * 64 bytes, one cache line on most machines: what an access touches of
+ * the slots.
  */
 struct hot_pcp_slot {
 	unsigned long item;
@@ -945,27 +966,33 @@ struct hot_pcp {
 };
 
 #ifdef CONFIG_LOCKDEP
-/* One class for the slot locks of every superblock and CPU. */
-static struct lockdep_map hot_pcp_dep_map =
-	STATIC_LOCKDEP_MAP_INIT("hot_pcp_slot", &hot_pcp_dep_map);
+/*
+ * One class for the slot locks of every superblock and CPU; a spinning
+ * lock that disables preemption, as a raw_spinlock_t.
+ */
+static struct lockdep_map hot_pcp_dep_map = {
+	.name = "hot_pcp_slot",
+	.key = (void *)&hot_pcp_dep_map,
+	.wait_type_inner = LD_WAIT_SPIN,
+};
 #endif
 
 static void hot_pcp_lock(struct hot_pcp_slot *s)
-	__acquires(s)
+	__acquires(__bitlock(HOT_PCP_LOCK_BIT, &s->item))
 {
-	bit_spin_lock(HOT_PCP_LOCK_BIT, &s->item);
 	lock_map_acquire(&hot_pcp_dep_map);
+	bit_spin_lock(HOT_PCP_LOCK_BIT, &s->item);
 }
 
 static void hot_pcp_unlock(struct hot_pcp_slot *s)
-	__releases(s)
+	__releases(__bitlock(HOT_PCP_LOCK_BIT, &s->item))
 {
 	lock_map_release(&hot_pcp_dep_map);
 	/* Others only test and set the bit meanwhile, as for hlist_bl. */
 	__bit_spin_unlock(HOT_PCP_LOCK_BIT, &s->item);
 }
 
-/* The range item slot @s counts for, without the lock bit. */
+/* The item slot @s counts for, without the lock bit. */
 static unsigned long hot_pcp_item(const struct hot_pcp_slot *s)
 {
 	/* Other CPUs may set the lock bit meanwhile. */
@@ -973,20 +1000,19 @@ static unsigned long hot_pcp_item(const struct hot_pcp_slot *s)
 }
 
 /*
- * Make slot @s count for @hr.  Caller holds the slot lock, whose bit stays
- * as it is: set, but on uniprocessor kernels, where the lock only disables
- * preemption.
+ * Make slot @s count for @item.  Caller holds the slot lock, whose bit
+ * stays as it is: set, but on uniprocessor kernels without
+ * CONFIG_DEBUG_SPINLOCK, where the lock only disables preemption.
  */
-static void hot_pcp_set_item(struct hot_pcp_slot *s,
-			     const struct hot_range_item *hr)
+static void hot_pcp_set_item(struct hot_pcp_slot *s, const void *item)
 {
-	WRITE_ONCE(s->item, (unsigned long)hr |
+	WRITE_ONCE(s->item, (unsigned long)item |
 			    (READ_ONCE(s->item) & BIT(HOT_PCP_LOCK_BIT)));
 }
 
 /*
- * The slot of range @index of the file of @key, the same on every CPU: the
- * ranges of a file and the files spread over them.
+ * The slot of range @index (or %HOT_PCP_INODE) of the file of @key, the
+ * same on every CPU: the ranges of a file and the files spread over them.
  */
 static u32 hot_pcp_hash(const struct hot_inode_key *key, u32 index)
 {
@@ -1010,11 +1036,11 @@ static bool hot_pcp_busy(const struct hot_pcp_slot *s)
 }
 
 /*
- * Count an access to range @hr, number @index, of @he in @pcp, and to @he
- * itself if @inode.  Return: false if the slot holds another range: the
- * caller counts the access under the item lock.
+ * Count an access to @item, range @index (or the inode) of @he, in @pcp,
+ * and for @he too if @inode.  Return: false if the slot holds another
+ * item: the caller counts the access under the item lock.
  */
-static bool hot_pcp_add(struct hot_pcp *pcp, struct hot_range_item *hr,
+static bool hot_pcp_add(struct hot_pcp *pcp, const void *item,
 			struct hot_inode_item *he, u32 index, u64 now,
 			bool write, bool inode)
 {
@@ -1022,13 +1048,13 @@ static bool hot_pcp_add(struct hot_pcp *pcp, struct hot_range_item *hr,
 	bool ret = true;
 
 	hot_pcp_lock(s);
-	if (hot_pcp_item(s) != (unsigned long)hr || s->index != index ||
+	if (hot_pcp_item(s) != (unsigned long)item || s->index != index ||
 	    !hot_pcp_file(s, he)) {
 		if (hot_pcp_busy(s)) {
 			ret = false;
 			goto unlock;
 		}
-		hot_pcp_set_item(s, hr);
+		hot_pcp_set_item(s, item);
 		s->key = he->key;
 		s->generation = he->generation;
 		s->index = index;
@@ -1050,8 +1076,10 @@ unlock:
 }
 
 /*
- * Count the accesses of slot @s in its items: @hr, and the inode item for
- * those of them that count for it.  Caller holds the inode item's lock.
+ * Count the accesses of slot @s in @freq, its range's frequency data, if
+ * not NULL, and those of them that count for the inode in @inode.  Caller
+ * holds the item lock of the data, or owns a copy of it.  For the inode's
+ * own slot, @freq is NULL.
  */
 static void hot_pcp_count(struct hot_freq *freq, struct hot_freq *inode,
 			  const struct hot_pcp_slot *s)
@@ -1070,24 +1098,10 @@ static void hot_pcp_count(struct hot_freq *freq, struct hot_freq *inode,
 }
 
 /*
- * The range item of @he that slot @s counts for; NULL if it is gone (dead,
- * freed, or made again): then nothing in @s is counted, for @he neither.
- * Caller holds the item lock of @he, or rcu_read_lock().
- */
-static struct hot_range_item *hot_slot_range(struct hot_inode_item *he,
-					     const struct hot_pcp_slot *s)
-{
-	struct hot_range_item *hr;
-
-	if (READ_ONCE(he->dead))
-		return NULL;
-	hr = xa_load(&he->ranges, s->index);
-	return (unsigned long)hr == hot_pcp_item(s) ? hr : NULL;
-}
-
-/*
  * Count the accesses of slot @s, taken from a CPU, in its items, if they
- * are still there.  Caller holds rcu_read_lock().
+ * are still there: for the inode, the file's inode item, by key and
+ * generation; for a range, its item only if it is the one the slot
+ * counted for (not freed, nor made again).  Caller holds rcu_read_lock().
  */
 static void hot_pcp_fold(struct hot_info *hi, const struct hot_pcp_slot *s)
 {
@@ -1098,9 +1112,13 @@ static void hot_pcp_fold(struct hot_info *hi, const struct hot_pcp_slot *s)
 	if (!he || he->generation != s->generation)
 		return;
 	xa_lock(&he->ranges);
-	hr = hot_slot_range(he, s);
-	if (hr)
-		hot_pcp_count(&hr->freq, &he->freq, s);
+	if (!he->dead) {
+		hr = s->index == HOT_PCP_INODE ? NULL :
+		     xa_load(&he->ranges, s->index);
+		if ((unsigned long)hr != hot_pcp_item(s))
+			hr = NULL;
+		hot_pcp_count(hr ? &hr->freq : NULL, &he->freq, s);
+	}
 	xa_unlock(&he->ranges);
 }
 
@@ -1134,7 +1152,9 @@ void hot_track_drain(struct hot_info *hi)
 				continue;
 			write_seqlock(&hi->drain_lock);
 			hot_pcp_lock(s);
-			got = *s;
+			/* Others may test and set the lock bit. */
+			got = data_race(*s);
+			got.item = hot_pcp_item(s);
 			s->nr_reads = 0;
 			s->nr_writes = 0;
 			s->nr_inode_reads = 0;
@@ -1157,19 +1177,25 @@ void hot_track_drain(struct hot_info *hi)
 /*
  * @freq, a copy of the frequency data of the inode item @he, with the
  * accesses to it that every CPU's slots hold, which stay there: a live
- * view that changes nothing.  Reads every slot of every CPU, and takes the
- * lock of those that count for the file.  Caller holds rcu_read_lock().
+ * view that changes nothing.  Reads, on every CPU, the slots that may hold
+ * them, those of the file's first %HOT_PCP_HOME ranges and of its inode,
+ * and takes the lock of those that do.  Caller holds rcu_read_lock().
  */
 static void hot_pcp_peek_inode(struct hot_info *hi, struct hot_inode_item *he,
 			       struct hot_freq *freq)
 {
+	DECLARE_BITMAP(slots, HOT_PCP_SLOTS);
 	unsigned int h;
 	int cpu;
 
+	bitmap_zero(slots, HOT_PCP_SLOTS);
+	__set_bit(hot_pcp_hash(&he->key, HOT_PCP_INODE), slots);
+	for (h = 0; h < HOT_PCP_HOME; h++)
+		__set_bit(hot_pcp_hash(&he->key, h), slots);
 	for_each_possible_cpu(cpu) {
 		struct hot_pcp *pcp = per_cpu_ptr(hi->pcp, cpu);
 
-		for (h = 0; h < HOT_PCP_SLOTS; h++) {
+		for_each_set_bit(h, slots, HOT_PCP_SLOTS) {
 			struct hot_pcp_slot *s = &pcp->slot[h];
 
 			/* Only the slots that seem to count for the file. */
@@ -1177,7 +1203,7 @@ static void hot_pcp_peek_inode(struct hot_info *hi, struct hot_inode_item *he,
 				       (s->nr_inode_reads || s->nr_inode_writes)))
 				continue;
 			hot_pcp_lock(s);
-			if (hot_pcp_file(s, he) && hot_slot_range(he, s))
+			if (hot_pcp_file(s, he))
 				hot_pcp_count(NULL, freq, s);
 			hot_pcp_unlock(s);
 		}
@@ -1246,13 +1272,14 @@ unlock:
 
 /*
  * Count a read or a write of ranges @first to @last of @he in the slots of
- * this CPU, the access to @he in the slot of range @first.  The first
- * access of each direction to an item, that to an item idle for half a
- * second (hot_freq_stale()), that to a range without item, and that to a
- * range whose slot holds another one are counted under the item lock
- * instead: an item gets the time of an access at once (an update pass ages
- * out an item without a recent one), and a range item has to be made.
- * Caller holds rcu_read_lock().
+ * this CPU, the access to @he in the slot of range @first if that is one
+ * of the first %HOT_PCP_HOME, else in the inode's.  The first access of
+ * each direction to an item, that to an item idle for half a second
+ * (hot_freq_stale()), that to a range without item, and that to an item
+ * whose slot holds another one are counted under the item lock instead:
+ * an item gets the time of an access at once (an update pass ages out an
+ * item without a recent one), and a range item has to be made.  Caller
+ * holds rcu_read_lock().
  */
 static void hot_record_pcp(struct hot_info *hi, struct hot_inode_item *he,
 			   u64 first, u64 last, u64 now, bool write)
@@ -1269,19 +1296,21 @@ static void hot_record_pcp(struct hot_info *hi, struct hot_inode_item *he,
 	if (!hot_freq_nr(&he->freq, write) || hot_freq_stale(&he->freq, now)) {
 		hot_count_locked(hi, he, true, false, 0, now, write);
 		inode = false;
+	} else if (first >= HOT_PCP_HOME) {
+		if (!hot_pcp_add(pcp, he, he, HOT_PCP_INODE, now, write, true))
+			hot_count_locked(hi, he, true, false, 0, now, write);
+		inode = false;
 	}
 	for (index = first; index <= last; index++) {
 		hr = xa_load(&he->ranges, index);
-		if (!hr || !hot_freq_nr(&hr->freq, write) ||
+		if (!hr || index == HOT_PCP_INODE ||
+		    !hot_freq_nr(&hr->freq, write) ||
 		    hot_freq_stale(&hr->freq, now) ||
 		    !hot_pcp_add(pcp, hr, he, index, now, write, inode))
 			hot_count_locked(hi, he, inode, true, index, now,
 					 write);
 		inode = false;
 	}
-	/* No range tracked: past the last range number. */
-	if (inode)
-		hot_count_locked(hi, he, true, false, 0, now, write);
 }
 
 /*
@@ -2199,12 +2228,13 @@ EXPORT_SYMBOL_GPL(hot_track_mute_range);
  * @avg_writes: the same for writes.
  *
  * The copy includes the accesses that CPUs hold in their slots for the
- * file, which stay there (the slots of its ranges play no part).
+ * file, which stay there: those of the slots of its ranges.
  *
  * Context: task context, not under an item lock or &hot_info.map_lock.
- * Takes the slot lock of each CPU whose slots count for the file; reads
- * again while a drain of the superblock's slots (any file's) moved
- * accesses meanwhile, so for as long as drains run.
+ * Reads the slots of the file's ranges on every CPU, up to all of them,
+ * and takes the lock of those that count for the file; reads again while
+ * a drain of the superblock's slots (any file's) moved accesses
+ * meanwhile, so for as long as drains run.
  * Return: 0 on success; -EOPNOTSUPP if @inode's superblock does not track
  * hot data; -ENODATA if there is no data for @inode.
  */

@@ -1724,7 +1724,8 @@ static void hot_pcp_test(struct kunit *test)
 /*
  * Accesses still in slots are not counted for another item: not for the
  * next file of a deleted file's number, nor for a range made again after
- * the shrinker freed it; and nothing freed is touched (KASAN).
+ * the shrinker freed it, whose file gets them; and nothing freed is
+ * touched (KASAN).
  */
 static void hot_pcp_gone_test(struct kunit *test)
 {
@@ -1732,20 +1733,22 @@ static void hot_pcp_gone_test(struct kunit *test)
 	struct hot_inode_item *he;
 	struct hot_range_item *hr;
 	bool more;
+	u32 nr;
 
 	hot_track_io(fs->inode[0], 0, 3 * SZ_1M, READ);
 	hot_track_io(fs->inode[0], 0, 3 * SZ_1M, READ);
 	/*
-	 * The next file of that number and root, made while the RCU read
-	 * section keeps the deleted one's items from being freed: at another
-	 * address.  (One made at the address of a freed item may get what a
-	 * slot held for that item.)
+	 * The next file of that number and root, of another generation, made
+	 * while the RCU read section keeps the deleted one's items from being
+	 * freed: at another address.  (A range item made at the address of a
+	 * freed one may get what a slot held for that item.)
 	 */
 	rcu_read_lock();
 	fs->inode[0]->__i_nlink = 0;
 	hot_track_evict_inode(fs->inode[0]);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_ranges), 0);
 	fs->inode[0]->__i_nlink = 1;
+	fs->inode[0]->i_generation++;
 	hot_track_io(fs->inode[0], 0, SZ_4K, READ);
 	rcu_read_unlock();
 	he = hot_kunit_item(fs, 0);
@@ -1763,6 +1766,8 @@ static void hot_pcp_gone_test(struct kunit *test)
 	hot_track_io(fs->inode[0], SZ_1M, SZ_4K, READ);
 	KUNIT_EXPECT_EQ(test, hr->freq.nr_reads, 1);
 	hot_kunit_pass(fs->hi, hot_clock_ns(), 3600ULL * NSEC_PER_SEC);
+	nr = he->freq.nr_reads;
+	hot_kunit_fresh(he, &he->freq);
 	hot_track_io(fs->inode[0], SZ_1M, SZ_4K, READ);
 	/* Freed and made again in one RCU read section: at another address. */
 	rcu_read_lock();
@@ -1774,6 +1779,8 @@ static void hot_pcp_gone_test(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, hr);
 	hot_track_drain(fs->hi);
 	KUNIT_EXPECT_EQ(test, hr->freq.nr_reads, 1);
+	/* The file counts both reads, the one in the freed range's slot too. */
+	KUNIT_EXPECT_EQ(test, he->freq.nr_reads, nr + 2);
 }
 
 /*
@@ -1876,6 +1883,77 @@ static void hot_pcp_busy_test(struct kunit *test)
 	hot_track_drain(fs->hi);
 	KUNIT_EXPECT_EQ(test, h0->freq.nr_reads, 2);
 	KUNIT_EXPECT_EQ(test, hj->freq.nr_reads, 3);
+	KUNIT_EXPECT_EQ(test, he0->freq.nr_reads, 2);
+	KUNIT_EXPECT_EQ(test, he1->freq.nr_reads, 4);
+}
+
+/*
+ * A request over several ranges counts once for the inode: in the slot of
+ * its first range if that is one of the first HOT_PCP_HOME, else in the
+ * inode's; the last range number is counted under the lock; the heat of
+ * the file shows every slot's share before a drain.
+ */
+static void hot_pcp_span_test(struct kunit *test)
+{
+	const loff_t last = (loff_t)HOT_RANGE_INDEX_MAX << HOT_RANGE_SHIFT;
+	const loff_t far = (loff_t)HOT_PCP_HOME << HOT_RANGE_SHIFT;
+	struct hot_kunit_fs *fs = test->priv;
+	struct hot_range_item *hr[4];
+	static const u32 index[4] = { 0, 1, 2, HOT_PCP_HOME };
+	struct hot_inode_item *he;
+	struct hot_freq freq;
+	u64 r, w;
+	u32 temp;
+	int i;
+
+	hot_kunit_io(fs->inode[0], 0, 3 * SZ_1M, READ);
+	hot_kunit_io(fs->inode[0], far, SZ_4K, READ);
+	hot_kunit_io(fs->inode[0], last, SZ_4K, READ);
+	he = hot_kunit_item(fs, 0);
+	KUNIT_ASSERT_NOT_NULL(test, he);
+	for (i = 0; i < 4; i++) {
+		hr[i] = xa_load(&he->ranges, index[i]);
+		KUNIT_ASSERT_NOT_NULL(test, hr[i]);
+		hot_kunit_fresh(he, &hr[i]->freq);
+	}
+	KUNIT_EXPECT_EQ(test, he->freq.nr_reads, 3);
+	hot_kunit_fresh(he, &he->freq);
+	/* The slots these reads take are apart, or one would count at once. */
+	for (i = 0; i < 4; i++)
+		KUNIT_ASSERT_NE(test, hot_pcp_hash(&he->key, index[i]),
+				hot_pcp_hash(&he->key, HOT_PCP_INODE));
+	for (i = 1; i < 3; i++)
+		KUNIT_ASSERT_NE(test, hot_pcp_hash(&he->key, index[i]),
+				hot_pcp_hash(&he->key, 0));
+
+	/* Home ranges, far ones, past the last one: all in slots. */
+	hot_track_io(fs->inode[0], 0, 3 * SZ_1M, READ);
+	hot_track_io(fs->inode[0], SZ_1M, 2 * SZ_1M, READ);
+	hot_track_io(fs->inode[0], far, SZ_4K, READ);
+	hot_track_io(fs->inode[0], far, 2 * SZ_1M, READ);
+	hot_track_io(fs->inode[0], last + SZ_1M, SZ_4K, READ);
+	KUNIT_EXPECT_EQ(test, he->freq.nr_reads, 3);
+	KUNIT_EXPECT_EQ(test, hr[1]->freq.nr_reads, 1);
+	KUNIT_EXPECT_EQ(test, hot_track_get_freq(fs->inode[0], &freq, true,
+						 &temp, &r, &w), 0);
+	KUNIT_EXPECT_EQ(test, freq.nr_reads, 8);
+	hot_track_drain(fs->hi);
+	KUNIT_EXPECT_EQ(test, he->freq.nr_reads, 8);
+	KUNIT_EXPECT_EQ(test, hr[0]->freq.nr_reads, 2);
+	KUNIT_EXPECT_EQ(test, hr[1]->freq.nr_reads, 3);
+	KUNIT_EXPECT_EQ(test, hr[2]->freq.nr_reads, 3);
+	KUNIT_EXPECT_EQ(test, hr[3]->freq.nr_reads, 3);
+
+	/* Range U32_MAX is counted at once, the inode in its slot. */
+	hr[0] = xa_load(&he->ranges, HOT_RANGE_INDEX_MAX);
+	KUNIT_ASSERT_NOT_NULL(test, hr[0]);
+	hot_kunit_fresh(he, &hr[0]->freq);
+	hot_track_io(fs->inode[0], last, SZ_4K, READ);
+	KUNIT_EXPECT_EQ(test, hr[0]->freq.nr_reads, 2);
+	KUNIT_EXPECT_EQ(test, he->freq.nr_reads, 8);
+	hot_track_drain(fs->hi);
+	KUNIT_EXPECT_EQ(test, he->freq.nr_reads, 9);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_ranges), 6);
 }
 
 struct hot_kunit_thread {
@@ -2301,6 +2379,7 @@ static struct kunit_case hot_track_test_cases[] = {
 	KUNIT_CASE(hot_pcp_gone_test),
 	KUNIT_CASE(hot_pcp_merge_test),
 	KUNIT_CASE(hot_pcp_busy_test),
+	KUNIT_CASE(hot_pcp_span_test),
 	KUNIT_CASE(hot_concurrent_test),
 	KUNIT_CASE(hot_live_drain_test),
 	{}

@@ -257,7 +257,7 @@ struct hot_pass {
  * @pcp: per CPU, the reads and writes not yet counted in the items (see
  *	hot_track_sync()); not counted in @mem.
  * @pcp_mutex: one drain of @pcp at a time.
- * @drain_lock: the drain takes a slot of @pcp and counts it in its item in
+ * @drain_lock: the drain takes a slot of @pcp and counts it in its items in
  *	one write section; hot_track_get_freq() reads an item and its slots
  *	in read sections until one saw no drain, never holding the lock.
  *	Writers hold @pcp_mutex too; a seqlock_t all the same, not a
