@@ -24,9 +24,10 @@
  *   them, each under its own lock (a bit of &hot_pcp_slot.item), and
  *   counted in the items by the drain of the update worker and of readers
  *   that want every access (see "Per-CPU counting" below).  No other lock
- *   is taken with a slot lock held, and only the drain's
+ *   is taken with a slot lock held; of the locks here, only the drain's
  *   &hot_info.pcp_mutex and &hot_info.drain_lock are held when one is
- *   taken.  Readers of &hot_info.drain_lock never hold it across their
+ *   taken (the hooks take it under whatever the filesystem holds, below).
+ *   Readers of &hot_info.drain_lock never hold it across their
  *   reads: they only wait for a write section to end.
  * - &hot_info.map_lock protects the heat maps and the items' links in them.
  *   The update worker, the shrinker, the memory cap, the spot lists and the
@@ -2228,12 +2229,12 @@ EXPORT_SYMBOL_GPL(hot_track_mute_range);
  * @avg_writes: the same for writes.
  *
  * The copy includes the accesses that CPUs hold in their slots for the
- * file, which stay there: those of the slots of its ranges.
+ * file, which stay there.
  *
  * Context: task context, not under an item lock or &hot_info.map_lock.
- * Reads the slots of the file's ranges on every CPU, up to all of them,
- * and takes the lock of those that count for the file; reads again while
- * a drain of the superblock's slots (any file's) moved accesses
+ * Reads on every CPU the slots that may count for the file, up to
+ * %HOT_PCP_HOME + 1, and takes the lock of those that do; reads again
+ * while a drain of the superblock's slots (any file's) moved accesses
  * meanwhile, so for as long as drains run.
  * Return: 0 on success; -EOPNOTSUPP if @inode's superblock does not track
  * hot data; -ENODATA if there is no data for @inode.
