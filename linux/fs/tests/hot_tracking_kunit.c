@@ -1859,6 +1859,39 @@ static void hot_pcp_merge_test(struct kunit *test)
 }
 
 /*
+ * Make range j of file @a, the first from @from whose slot is that of range
+ * 0 of file @b (and not that of @a's inode), and stamp both ranges ahead.
+ * Return: j, or 0 if there is none below 4096 or a file has no item; the
+ * two range items in @ha and @hb.
+ */
+static u32 hot_kunit_collide(struct hot_kunit_fs *fs, int a, int b, u32 from,
+			     struct hot_range_item **ha,
+			     struct hot_range_item **hb)
+{
+	struct hot_inode_item *hea = hot_kunit_item(fs, a);
+	struct hot_inode_item *heb = hot_kunit_item(fs, b);
+	u32 h, j;
+
+	if (!hea || !heb)
+		return 0;
+	h = hot_pcp_hash(&heb->key, 0);
+	for (j = from; j < 4096; j++)
+		if (hot_pcp_hash(&hea->key, j) == h &&
+		    hot_pcp_hash(&hea->key, HOT_PCP_INODE) != h)
+			break;
+	if (j == 4096)
+		return 0;
+	hot_kunit_io(fs->inode[a], (loff_t)j * SZ_1M, SZ_4K, READ);
+	*ha = xa_load(&hea->ranges, j);
+	*hb = xa_load(&heb->ranges, 0);
+	if (!*ha || !*hb)
+		return 0;
+	hot_kunit_fresh(hea, &(*ha)->freq);
+	hot_kunit_fresh(heb, &(*hb)->freq);
+	return j;
+}
+
+/*
  * An item whose slot holds another item on this CPU is counted under its
  * lock at once; the holder keeps the slot until the drain.
  */
@@ -1866,27 +1899,13 @@ static void hot_pcp_busy_test(struct kunit *test)
 {
 	struct hot_kunit_fs *fs = test->priv;
 	struct hot_range_item *h0, *hj;
-	struct hot_inode_item *he0, *he1;
 	u32 j;
 
 	hot_kunit_io(fs->inode[0], 0, SZ_4K, READ);
-	he0 = hot_kunit_item(fs, 0);
-	KUNIT_ASSERT_NOT_NULL(test, he0);
 	hot_kunit_io(fs->inode[1], 0, SZ_4K, READ);
-	he1 = hot_kunit_item(fs, 1);
-	KUNIT_ASSERT_NOT_NULL(test, he1);
 	/* A range of the second file with the slot of the first's range 0. */
-	for (j = 1; j < 4096; j++)
-		if (hot_pcp_hash(&he1->key, j) == hot_pcp_hash(&he0->key, 0))
-			break;
-	KUNIT_ASSERT_LT(test, j, 4096);
-	hot_kunit_io(fs->inode[1], (loff_t)j * SZ_1M, SZ_4K, READ);
-	hj = xa_load(&he1->ranges, j);
-	h0 = xa_load(&he0->ranges, 0);
-	KUNIT_ASSERT_NOT_NULL(test, hj);
-	KUNIT_ASSERT_NOT_NULL(test, h0);
-	hot_kunit_fresh(he0, &h0->freq);
-	hot_kunit_fresh(he1, &hj->freq);
+	j = hot_kunit_collide(fs, 1, 0, 1, &hj, &h0);
+	KUNIT_ASSERT_NE(test, j, 0);
 
 	migrate_disable();
 	hot_track_io(fs->inode[0], 0, SZ_4K, READ);
@@ -1898,29 +1917,30 @@ static void hot_pcp_busy_test(struct kunit *test)
 	hot_track_drain(fs->hi);
 	KUNIT_EXPECT_EQ(test, h0->freq.nr_reads, 2);
 	KUNIT_EXPECT_EQ(test, hj->freq.nr_reads, 3);
-	KUNIT_EXPECT_EQ(test, he0->freq.nr_reads, 2);
-	KUNIT_EXPECT_EQ(test, he1->freq.nr_reads, 4);
+	KUNIT_EXPECT_EQ(test, hot_kunit_item(fs, 0)->freq.nr_reads, 2);
+	KUNIT_EXPECT_EQ(test, hot_kunit_item(fs, 1)->freq.nr_reads, 4);
+}
 
-	/*
-	 * A range of the first file, past its first HOT_PCP_HOME, holding the
-	 * slot of the second's range 0: a read of that range, whose share goes
-	 * with it, counts both under the lock at once.
-	 */
-	for (j = HOT_PCP_HOME; j < 4096; j++)
-		if (hot_pcp_hash(&he0->key, j) == hot_pcp_hash(&he1->key, 0) &&
-		    hot_pcp_hash(&he0->key, HOT_PCP_INODE) !=
-		    hot_pcp_hash(&he1->key, 0))
-			break;
-	KUNIT_ASSERT_LT(test, j, 4096);
-	hot_kunit_io(fs->inode[0], (loff_t)j * SZ_1M, SZ_4K, READ);
-	/* Now hj is the first file's range j, h0 the second's range 0. */
-	hj = xa_load(&he0->ranges, j);
-	h0 = xa_load(&he1->ranges, 0);
-	KUNIT_ASSERT_NOT_NULL(test, hj);
-	KUNIT_ASSERT_NOT_NULL(test, h0);
-	hot_kunit_fresh(he0, &hj->freq);
+/*
+ * A read that begins in one of a file's first HOT_PCP_HOME ranges, whose
+ * slot holds another file's range, counts for the range and the file
+ * under the lock at once.
+ */
+static void hot_pcp_busy_home_test(struct kunit *test)
+{
+	struct hot_kunit_fs *fs = test->priv;
+	struct hot_inode_item *he0, *he1;
+	struct hot_range_item *h0, *hj;
+	u32 j;
+
+	hot_kunit_io(fs->inode[0], 0, SZ_4K, READ);
+	hot_kunit_io(fs->inode[1], 0, SZ_4K, READ);
+	/* A range of the first file, past its first ones, on that slot. */
+	j = hot_kunit_collide(fs, 0, 1, HOT_PCP_HOME, &hj, &h0);
+	KUNIT_ASSERT_NE(test, j, 0);
+	he0 = hot_kunit_item(fs, 0);
+	he1 = hot_kunit_item(fs, 1);
 	hot_kunit_fresh(he0, &he0->freq);
-	hot_kunit_fresh(he1, &h0->freq);
 	hot_kunit_fresh(he1, &he1->freq);
 
 	migrate_disable();
@@ -1928,12 +1948,12 @@ static void hot_pcp_busy_test(struct kunit *test)
 	hot_track_io(fs->inode[1], 0, SZ_4K, READ);
 	migrate_enable();
 	KUNIT_EXPECT_EQ(test, h0->freq.nr_reads, 2);
-	KUNIT_EXPECT_EQ(test, he1->freq.nr_reads, 5);
+	KUNIT_EXPECT_EQ(test, he1->freq.nr_reads, 2);
 	KUNIT_EXPECT_EQ(test, hj->freq.nr_reads, 1);
 	hot_track_drain(fs->hi);
 	KUNIT_EXPECT_EQ(test, hj->freq.nr_reads, 2);
-	KUNIT_EXPECT_EQ(test, he0->freq.nr_reads, 4);
-	KUNIT_EXPECT_EQ(test, he1->freq.nr_reads, 5);
+	KUNIT_EXPECT_EQ(test, he0->freq.nr_reads, 3);
+	KUNIT_EXPECT_EQ(test, he1->freq.nr_reads, 2);
 }
 
 /*
@@ -2431,6 +2451,7 @@ static struct kunit_case hot_track_test_cases[] = {
 	KUNIT_CASE(hot_pcp_gone_test),
 	KUNIT_CASE(hot_pcp_merge_test),
 	KUNIT_CASE(hot_pcp_busy_test),
+	KUNIT_CASE(hot_pcp_busy_home_test),
 	KUNIT_CASE(hot_pcp_span_test),
 	KUNIT_CASE(hot_concurrent_test),
 	KUNIT_CASE(hot_live_drain_test),
