@@ -36,7 +36,12 @@ own pair, and off against base from both (on over base, divided by on
 over off; it also holds what differs between the two pairs).  The goal,
 on against base, is met where the upper end is below GOAL_PCT.  Also
 RESULTS/cpu-overhead.png and RESULTS/cpu-overhead.json (every number of
-the table, and the samples it came from).
+the table, and the samples it came from).  Rounds for the goal: how many
+rounds a workload that costs nothing needs to meet the goal with a chance
+of POWER, if its log ratios spread from round to round as much as they did
+in this run (an estimate from those rounds, itself uncertain).  A workload
+that missed the goal in fewer rounds than that is undecided by so few
+rounds.
 """
 
 import json
@@ -65,6 +70,10 @@ ALPHA = 0.05
 # The overhead in CPU time that the upper end of the 95 % interval must stay
 # below.
 GOAL_PCT = 1.0
+# The chance that a workload that costs nothing meets the goal in the
+# rounds cpu_rounds_for_goal() gives; where it gives up.
+POWER = 0.8
+MAX_ROUNDS = 1000
 # The tracking code's costs in a run of "on" (io.txt), from the KUnit micro
 # benchmarks on the same kernel config (results/2026-11-27-issue16/
 # quick-score/micro/micro.md, medians, one guest CPU): a hook call that
@@ -344,6 +353,24 @@ def cpu_overhead(logs):
     return pct(mu), pct(mu - half), pct(mu + half), n
 
 
+def cpu_rounds_for_goal(logs):
+    """The fewest rounds in which a workload that costs nothing, its
+    per-round log ratios {round: log} spread as these are (their sd),
+    meets the goal with a chance of POWER: the upper end of its 95 %
+    interval below log(1 + GOAL_PCT / 100), by the usual sample size of a
+    one-sided t-test.  None with fewer than two rounds; MAX_ROUNDS where
+    even that many are not enough (then "more")."""
+    if len(logs) < 2:
+        return None
+    sd = statistics.stdev(logs.values())
+    goal = math.log1p(GOAL_PCT / 100)
+    for n in range(2, MAX_ROUNDS):
+        t = stats.t.ppf(1 - ALPHA / 2, n - 1) + stats.t.ppf(POWER, n - 1)
+        if t * sd / math.sqrt(n) < goal:
+            return n
+    return MAX_ROUNDS
+
+
 def cpu_report(results, stamp):
     """The CPU time table (markdown lines) and its JSON, or ([], None)."""
     # The CPU time of a run of fixed length says nothing of the cost.
@@ -371,11 +398,15 @@ def cpu_report(results, stamp):
              "of one config against another's in the same round, mean of "
              "the log ratios, with its 95 %% confidence interval "
              "(Student's t).  Goal: the upper end of on against base below "
-             "%g %%." % (what, how, GOAL_PCT), "",
+             "%g %%.  Rounds for the goal: how many rounds a workload "
+             "that costs nothing needs to meet the goal with a chance of "
+             "%g %%, if its on against base spreads from round to round "
+             "as much as here (an estimate from these rounds)."
+             % (what, how, GOAL_PCT, POWER * 100), "",
              "| workload | n | base, s | off, s | on, s | on against base "
              "[95 % CI] | on against off [95 % CI] | off against base "
-             "[95 % CI] | goal |",
-             "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+             "[95 % CI] | goal | rounds for the goal |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     rows = []
     for label in sorted(data, key=cpu_order):
         per_round = data[label]
@@ -406,13 +437,28 @@ def cpu_report(results, stamp):
             else None
         cells.append("-" if math.isnan(hi) else
                      ("met" if hi < GOAL_PCT else "**not met**"))
+        need = cpu_rounds_for_goal(comps["on"])
+        row["on"]["rounds_for_goal"] = need
+        cells.append("-" if need is None else
+                     ("more than %d" % MAX_ROUNDS if need == MAX_ROUNDS
+                      else str(need)))
         lines.append("| " + " | ".join(cells) + " |")
         rows.append(row)
     met = sum(1 for r in rows if r["goal_met"])
+    missed = [r for r in rows if r["goal_met"] is False]
+    short = [r["on"]["rounds_for_goal"] for r in missed
+             if r["on"]["rounds_for_goal"] > r["on"]["n"]]
     lines += ["", "Goal met on %d of %d workloads (%d with fewer than two "
               "rounds)." % (met, len(rows),
-                            sum(1 for r in rows if r["goal_met"] is None)),
-              ""]
+                            sum(1 for r in rows if r["goal_met"] is None))]
+    if short:
+        lines[-1] += ("  Of the %d not met, %d ran fewer rounds than the "
+                      "goal needs at their spread (up to %s): undecided "
+                      "by so few rounds."
+                      % (len(missed), len(short),
+                         "more than %d" % MAX_ROUNDS
+                         if max(short) == MAX_ROUNDS else max(short)))
+    lines.append("")
     bounds = io_bounds(results)
     if bounds:
         lines += ["## What the tracking code should cost", "",

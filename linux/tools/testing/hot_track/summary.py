@@ -63,14 +63,21 @@ def overhead_rows(run):
         worst = max(per, key=lambda r: r["on"]["ci95_pct"][1])
         lo, hi = worst["on"]["ci95_pct"]
         met = sum(1 for r in per if r["goal_met"])
+        # Rows not met in fewer rounds than their spread needs (report.py).
+        short = [r for r in per if not r["goal_met"] and
+                 (r["on"].get("rounds_for_goal") or 0) > r["on"]["n"]]
+        note = ""
+        if short:
+            note = ("; %d not met in fewer rounds than their spread needs "
+                    "(undecided)" % len(short))
         rows.append(row(
             "overhead in CPU time, %s, %s, %d workloads" %
             (fs, setup, len(every)),
             "95 %% CI upper end < %g %% on each" % OVERHEAD_PCT,
             "met on %d of %d (%d not measured); highest upper end: %s "
-            "%+.2f %% [%+.2f, %+.2f], n = %d" %
+            "%+.2f %% [%+.2f, %+.2f], n = %d%s" %
             (met, len(every), len(every) - len(per), worst["workload"],
-             worst["on"]["overhead_pct"], lo, hi, worst["on"]["n"]),
+             worst["on"]["overhead_pct"], lo, hi, worst["on"]["n"], note),
             met == len(every),
             os.path.join(os.path.dirname(path), "report.md")))
         # What tracking itself costs: on against off, no goal of its own.
