@@ -263,6 +263,62 @@ static unsigned int hot_table_start_size(unsigned long cap)
 		     HOT_TABLE_MAX_START);
 }
 
+/*
+ * The inode index: a superblock's inode items by key, an rhashtable of
+ * hot_inode_params, reached inline as the rhashtable's own calls are, for
+ * their constant params.  Lookups run under rcu_read_lock().  Insertion and
+ * removal take a bucket lock of the table, with interrupts off: the
+ * removals of the update pass and of the memory cap under
+ * &hot_info.map_lock and an item lock (see the lock order above), that of
+ * the eviction hook and the insertion under neither.  Insertion may
+ * allocate (GFP_ATOMIC) and queue the table's resize.
+ */
+
+/*
+ * Set up @hi's index, its size to start with and never shrink below from
+ * a cap of @cap bytes (hot_table_start_size()).  Process context: it
+ * allocates with GFP_KERNEL.  Return: 0 or a negative errno from
+ * rhashtable_init().
+ */
+static int hot_index_init(struct hot_info *hi, unsigned long cap)
+{
+	struct rhashtable_params params = hot_inode_params;
+
+	params.min_size = hot_table_start_size(cap);
+	return rhashtable_init(&hi->inodes, &params);
+}
+
+/* The item of @key in @hi, or NULL.  Caller holds rcu_read_lock(). */
+static __always_inline struct hot_inode_item *
+hot_index_lookup(struct hot_info *hi, const struct hot_inode_key *key)
+{
+	return rhashtable_lookup(&hi->inodes, key, hot_inode_params);
+}
+
+/*
+ * Add @he to @hi's index unless an item of its key is in it.  Return:
+ * NULL if added, else the item found, or an ERR_PTR() if the index could
+ * not take it.  Caller holds rcu_read_lock().
+ */
+static __always_inline struct hot_inode_item *
+hot_index_insert(struct hot_info *hi, struct hot_inode_item *he)
+{
+	return rhashtable_lookup_get_insert_fast(&hi->inodes, &he->node,
+						 hot_inode_params);
+}
+
+/*
+ * Take @he out of @hi's index.  Caller keeps @he from being freed (holds
+ * rcu_read_lock() or its item lock).  Return: true if this call took it
+ * out, false if it was not in it (another one did first).
+ */
+static __always_inline bool hot_index_remove(struct hot_info *hi,
+					     struct hot_inode_item *he)
+{
+	return !rhashtable_remove_fast(&hi->inodes, &he->node,
+				       hot_inode_params);
+}
+
 /**
  * hot_range_span() - the ranges that a byte range of a file touches
  * @pos: offset of the first byte, in bytes.
@@ -775,7 +831,7 @@ static struct hot_inode_item *hot_inode_lookup(struct hot_info *hi,
 
 	if (!hot_inode_key(hi, inode, &key))
 		return NULL;
-	return rhashtable_lookup(&hi->inodes, &key, hot_inode_params);
+	return hot_index_lookup(hi, &key);
 }
 
 /* Find or add the item of @inode.  Caller holds rcu_read_lock(). */
@@ -787,7 +843,7 @@ static struct hot_inode_item *hot_inode_get(struct hot_info *hi,
 
 	if (!hot_inode_key(hi, inode, &key))
 		return NULL;
-	he = rhashtable_lookup(&hi->inodes, &key, hot_inode_params);
+	he = hot_index_lookup(hi, &key);
 	if (he || hot_mem_full(hi))
 		return he;
 
@@ -800,8 +856,7 @@ static struct hot_inode_item *hot_inode_get(struct hot_info *hi,
 	INIT_LIST_HEAD(&he->track_list);
 	he->key = key;
 	he->generation = inode->i_generation;
-	old = rhashtable_lookup_get_insert_fast(&hi->inodes, &he->node,
-						hot_inode_params);
+	old = hot_index_insert(hi, he);
 	if (old) {
 		/* Lost a race, or the table could not grow. */
 		kmem_cache_free(hot_inode_cachep, he);
@@ -1109,7 +1164,7 @@ static void hot_pcp_fold(struct hot_info *hi, const struct hot_pcp_slot *s)
 	struct hot_inode_item *he;
 	struct hot_range_item *hr;
 
-	he = rhashtable_lookup(&hi->inodes, &s->key, hot_inode_params);
+	he = hot_index_lookup(hi, &s->key);
 	if (!he || he->generation != s->generation)
 		return;
 	xa_lock(&he->ranges);
@@ -1460,8 +1515,7 @@ void __hot_track_evict_inode(struct inode *inode)
 	rcu_read_lock();
 	hi = rcu_dereference(inode->i_sb->s_hot_info);
 	he = hi ? hot_inode_lookup(hi, inode) : NULL;
-	if (he && !rhashtable_remove_fast(&hi->inodes, &he->node,
-					  hot_inode_params))
+	if (he && hot_index_remove(hi, he))
 		hot_inode_kill(hi, he);
 	rcu_read_unlock();
 }
@@ -1615,7 +1669,7 @@ int hot_track_range_temp(struct super_block *sb,
 		return -ENODATA;
 	rcu_read_lock();
 	hi = rcu_dereference(sb->s_hot_info);
-	he = hi ? rhashtable_lookup(&hi->inodes, key, hot_inode_params) : NULL;
+	he = hi ? hot_index_lookup(hi, key) : NULL;
 	if (he) {
 		spin_lock(&hi->map_lock);
 		hr = xa_load(&he->ranges, index);
@@ -1847,7 +1901,7 @@ static struct list_head *hot_query_resume(struct hot_info *hi, bool ranges,
 	unsigned int seen = 0;
 
 	*b = hot_temp_bucket(cur->temp);
-	he = rhashtable_lookup(&hi->inodes, &cur->key, hot_inode_params);
+	he = hot_index_lookup(hi, &cur->key);
 	if (he && !he->dead && cur->seq == hi->map_seq) {
 		if (!ranges && he->temp == cur->temp &&
 		    !list_empty(&he->track_list))
@@ -2384,8 +2438,7 @@ static bool hot_update_inode(struct hot_info *hi, struct hot_inode_item *he,
 	 * item lock here and in hot_evict_coldest(); nothing takes them the
 	 * other way round.
 	 */
-	if (drop && !rhashtable_remove_fast(&hi->inodes, &he->node,
-					    hot_inode_params)) {
+	if (drop && hot_index_remove(hi, he)) {
 		trace_hot_track_inode_drop(hi->sb, he->key.root, he->key.ino,
 					   he->generation, HOT_DROP_AGED);
 		hot_inode_free_locked(hi, he);
@@ -2426,8 +2479,7 @@ static void hot_walk_inodes(struct hot_info *hi, hot_inode_fn fn, void *arg)
 			rhashtable_walk_stop(&iter);
 			cond_resched();
 			rhashtable_walk_start(&iter);
-			he = rhashtable_lookup(&hi->inodes, &key,
-					       hot_inode_params);
+			he = hot_index_lookup(hi, &key);
 			if (!he)
 				break;
 		}
@@ -2659,8 +2711,7 @@ static unsigned long hot_evict_coldest(struct hot_info *hi, unsigned long nr,
 				list_move_tail(&he->track_list, &skipped);
 				continue;
 			}
-			if (rhashtable_remove_fast(&hi->inodes, &he->node,
-						   hot_inode_params)) {
+			if (!hot_index_remove(hi, he)) {
 				xa_unlock(&he->ranges);
 				continue;
 			}
@@ -2940,7 +2991,6 @@ static int hot_track_enable_cap(struct super_block *sb,
 				const struct hot_type *type,
 				unsigned long mem_max)
 {
-	struct rhashtable_params params = hot_inode_params;
 	struct hot_info *hi;
 	int i, ret;
 
@@ -2976,9 +3026,7 @@ static int hot_track_enable_cap(struct super_block *sb,
 	if (ret)
 		goto out_pcp;
 	hi->mem_max = mem_max;
-	params.min_size = hot_table_start_size(mem_max ?:
-					       READ_ONCE(sysctl_hot_mem_max));
-	ret = rhashtable_init(&hi->inodes, &params);
+	ret = hot_index_init(hi, mem_max ?: READ_ONCE(sysctl_hot_mem_max));
 	if (ret)
 		goto out_counter;
 	hi->shrink_keep = HOT_SHRINK_KEEP_MIN;

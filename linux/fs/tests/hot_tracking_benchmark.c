@@ -628,9 +628,7 @@ static void hot_bench_lock_hold(struct kunit *test)
 		for (f = 0; f < files[k]; f++) {
 			rcu_read_lock();
 			he = hot_inode_lookup(fs->hi, &fs->inodes[f]);
-			if (he && !rhashtable_remove_fast(&fs->hi->inodes,
-							  &he->node,
-							  hot_inode_params)) {
+			if (he && hot_index_remove(fs->hi, he)) {
 				do {
 					t = ktime_get_ns();
 					spin_lock(&fs->hi->map_lock);

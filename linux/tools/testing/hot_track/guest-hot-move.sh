@@ -32,25 +32,44 @@
 #              mount, nothing moving: the bound for a hot set larger than
 #              the SSD
 #
+# With hot_move before bound in CONFIGS, the bound's filesystem is made
+# first and stays mounted.  After hot_move's run, PAIRS (a ninth argument,
+# default 24; 0: none) pairs of windows of PAIR_S seconds (a tenth, default
+# 5) run the workload on each filesystem in turn, hot_move's first in odd
+# pairs.  Relocation runs
+# every 5 s in hot_move's windows; before each of the bound's, the run
+# that setting a long interval starts (a write to a tunable starts one) is
+# given 2 s to end.  The two windows of a pair are seconds apart: a drift
+# of the guest's throughput over tens of seconds to minutes (between two
+# levels 37 % apart on a UML guest, whatever it runs) biases their ratio
+# less than that of two runs minutes apart.
+#
 # OUTDIR/<config>_bw.*.log are fio's bandwidth logs, OUTDIR/<config>.json
-# its results, OUTDIR/<config>.txt what moved and where the files ended up
-# (for the oracle, also how it placed them), OUTDIR/hot_move.progress the
-# bytes promoted and used on the SSD, once a second while fio runs.
+# its results, OUTDIR/pair.<n>.<config>.json those of the windows and
+# OUTDIR/pairs.txt their design and, per window, hot_move's runs and the
+# bytes it had moved before and after; OUTDIR/<config>.txt what moved and
+# where the files ended up (for the oracle, also how it placed them; for
+# hot_move, after the pairs), OUTDIR/hot_move.progress the bytes promoted
+# and used on the SSD, once a second while fio runs and the pairs.
 # plot-hot-move.py turns them into a plot and a report.
 set -euo pipefail
-[ $# -ge 1 ] || { sed -n '4,39p' "$0"; exit 2; }
+[ $# -ge 1 ] || { sed -n '4,54p' "$0"; exit 2; }
 out=$(realpath -m "$1") runtime=${2:-240} size=${3:-2048} delay=${4:-4}
 configs=${5:-hot_move,hot_track,bound} promote=${6:-0x7c000000}
-hot=${7:-0} update=${8:-10}
+hot=${7:-0} update=${8:-10} pairs=${9:-24} pair_s=${10:-5}
+[[ $pairs =~ ^[0-9]+$ && $pair_s =~ ^[1-9][0-9]*$ ]] ||
+	{ echo "guest-hot-move: PAIRS or PAIR_S not a number" >&2; exit 2; }
 [ "$hot" -lt "$size" ] || { echo "guest-hot-move: HOT_MB >= SIZE_MB" >&2; exit 2; }
 here=$(cd "$(dirname "$0")" && pwd)
 # btrfs_where (selftests/hot_track): built in place, or in the UML
 # harness's build directory, or as $BTRFS_WHERE.
 where=${BTRFS_WHERE:-$here/../selftests/hot_track/btrfs_where}
 [ -x "$where" ] || where=${HT_TOP:-}/build/selftests/btrfs_where
-mnt=/mnt/hot_move
+mnt=/mnt/hot_move bmnt=/mnt/hot_move_bound
 hdd=${DISK_hdd:?} ssd=${DISK_ssd:?} fast=${DISK_fast:?}
 mkdir -p "$out" "$mnt"
+# No windows of an earlier run in OUTDIR to be judged as this one's.
+rm -f "$out"/pairs.txt "$out"/pair.*
 
 # rotational DEV 0|1: by device number, as DEV may be a device-mapper name.
 rotational() {
@@ -133,7 +152,8 @@ saved_update=$(cat /proc/sys/fs/hot-update-delay)
 echo "$update" > /proc/sys/fs/hot-update-delay
 sampler=
 trap '[ -z "$sampler" ] || kill "$sampler" 2>/dev/null
-      umount "$mnt" 2>/dev/null || true; dmsetup remove slow 2>/dev/null || true
+      umount "$mnt" 2>/dev/null || true; umount "$bmnt" 2>/dev/null || true
+      dmsetup remove slow 2>/dev/null || true
       echo "$saved_update" > /proc/sys/fs/hot-update-delay' EXIT
 {
 	cat /proc/version
@@ -144,6 +164,81 @@ trap '[ -z "$sampler" ] || kill "$sampler" 2>/dev/null
 	echo "hot-update-delay ${update} s"
 	[ "$hot" = 0 ] || echo "hot set: the first $hot MiB of the file"
 } > "$out/setup.txt"
+
+job=$here/fio/hot-move.fio
+[ "$hot" = 0 ] || job=$here/fio/hot-move-hotset.fio
+# write_data MNT: the data file and the never-read one, written once; then
+# nothing is cached.
+write_data() {
+	dd if=/dev/urandom of="$1/data" bs=1M count="$size" status=none
+	dd if=/dev/urandom of="$1/cold" bs=1M count=$((size / 4)) status=none
+	sync
+	echo 3 > /proc/sys/vm/drop_caches
+}
+
+# window CFG MNT N: window N of CFG's pairs, the workload for PAIR_S s
+# (its bandwidth logs, once a second, are of no use here: in /tmp).
+window() {
+	(cd "$out" && FILE=$2/data SIZE=${size}m HOT=${hot}m \
+		COLD=$((size - hot))m RUNTIME=$pair_s NAME=/tmp/hot-move-pair \
+		fio --output-format=json --output="$out/pair.$3.$1.json" \
+		    "$job") >/dev/null
+}
+
+# moved: the bytes hot_move promoted and demoted so far.
+moved() {
+	echo $(($(cat "$hm/promoted_bytes") + $(cat "$hm/demoted_bytes")))
+}
+
+# run_pairs: the pairs of windows after hot_move's run (see the top), one
+# line per window in pairs.txt: N CONFIG RUNS_BEFORE RUNS_AFTER
+# MOVED_BEFORE MOVED_AFTER.
+run_pairs() {
+	local n c i r0 m0 order relocating=1
+	echo "guest-hot-move: $pairs pairs of ${pair_s} s windows"
+	echo "$pairs $pair_s" > "$out/pairs.txt"
+	for ((n = 1; n <= pairs; n++)); do
+		order="hot_move bound"
+		[ $((n % 2)) = 1 ] || order="bound hot_move"
+		for c in $order; do
+			if [ "$c" = hot_move ] && [ "$relocating" = 0 ]; then
+				echo 5 > "$hm/interval"
+				relocating=1
+			elif [ "$c" = bound ] && [ "$relocating" = 1 ]; then
+				r0=$(cat "$hm/runs")
+				echo 1000 > "$hm/interval"
+				for ((i = 0; i < 20; i++)); do
+					[ "$(cat "$hm/runs")" = "$r0" ] || break
+					sleep 0.1
+				done
+				sleep 2
+				relocating=0
+			fi
+			r0=$(cat "$hm/runs") m0=$(moved)
+			if [ "$c" = hot_move ]; then
+				window hot_move "$mnt" "$n"
+			else
+				window bound "$bmnt" "$n"
+			fi
+			echo "$n $c $r0 $(cat "$hm/runs") $m0 $(moved)" \
+				>> "$out/pairs.txt"
+		done
+	done
+	[ "$relocating" = 1 ] || echo 5 > "$hm/interval"
+}
+
+# The bound's filesystem for the pairs, made before the others.
+paired=
+case ",$configs," in
+*,hot_move,*bound,*) [ "$pairs" -gt 0 ] && paired=1 ;;
+esac
+if [ -n "$paired" ]; then
+	rotational "$fast" 0
+	mkdir -p "$bmnt"
+	mkfs.btrfs -q -f "$fast" >/dev/null
+	mount -t btrfs -o hot_track "$fast" "$bmnt"
+	write_data "$bmnt"
+fi
 
 for cfg in ${configs//,/ }; do
 	rotational "$hdd" 1
@@ -156,18 +251,24 @@ for cfg in ${configs//,/ }; do
 		mount -t btrfs -o "device=$ssd,${cfg/oracle/hot_move}" \
 			"$slow" "$mnt" ;;
 	bound)
-		mkfs.btrfs -q -f "$fast" >/dev/null
-		mount -t btrfs -o hot_track "$fast" "$mnt" ;;
+		# Made already, for the pairs: the same data.
+		if [ -n "$paired" ]; then
+			umount "$bmnt"
+			mount -t btrfs -o hot_track "$fast" "$mnt"
+		else
+			mkfs.btrfs -q -f "$fast" >/dev/null
+			mount -t btrfs -o hot_track "$fast" "$mnt"
+		fi ;;
 	*) echo "guest-hot-move: unknown config $cfg" >&2; exit 2 ;;
 	esac
 	hm=/sys/fs/btrfs/$(btrfs filesystem show "$mnt" | awk '/uuid:/ { print $NF }')/hot_move
 	case $cfg in hot_move|oracle) echo 1000 > "$hm/interval" ;; esac
 
-	# The data, written once; then nothing is cached.
-	dd if=/dev/urandom of="$mnt/data" bs=1M count="$size" status=none
-	dd if=/dev/urandom of="$mnt/cold" bs=1M count=$((size / 4)) status=none
-	sync
-	echo 3 > /proc/sys/vm/drop_caches
+	if [ "$cfg" = bound ] && [ -n "$paired" ]; then
+		echo 3 > /proc/sys/vm/drop_caches
+	else
+		write_data "$mnt"
+	fi
 	if [ "$cfg" = hot_move ]; then
 		[ "$promote" = default ] || echo "$promote" > "$hm/promote_temp"
 		echo 5 > "$hm/interval"
@@ -182,10 +283,8 @@ for cfg in ${configs//,/ }; do
 	fi
 
 	echo "guest-hot-move: $cfg"
-	job=$here/fio/hot-move.fio
-	[ "$hot" = 0 ] || job=$here/fio/hot-move-hotset.fio
-	# hot_move's progress, once a second while fio runs: seconds since
-	# its start, promoted_bytes, ssd_used_bytes.
+	# hot_move's progress, once a second while fio runs and the pairs:
+	# seconds since its start, promoted_bytes, ssd_used_bytes.
 	sampler=
 	if [ "$cfg" = hot_move ]; then
 		t0=$SECONDS
@@ -199,6 +298,7 @@ for cfg in ${configs//,/ }; do
 	(cd "$out" && FILE=$mnt/data SIZE=${size}m HOT=${hot}m \
 		COLD=$((size - hot))m RUNTIME=$runtime NAME=$cfg \
 		fio --output-format=json --output="$out/$cfg.json" "$job")
+	[ "$cfg" != hot_move ] || [ -z "$paired" ] || run_pairs
 	if [ -n "$sampler" ]; then
 		kill "$sampler"
 		wait "$sampler" 2>/dev/null || true

@@ -173,6 +173,24 @@ def hot_move_rows(run):
             if not hm or not bw.get(ref) or data.get("against") != ref:
                 continue
             pct = 100.0 * hm / bw[ref]
+            pr = data.get("paired") if ref == "bound" else None
+            if pr:
+                # Pairs of windows: met on the lower end of the interval,
+                # and only if hot_move moved nothing during them.
+                ci = "-"
+                if pr["ci95"]:
+                    ci = "%.1f %% [%.1f, %.1f]" % tuple(
+                        100.0 * x for x in [pr["ratio"]] + pr["ci95"])
+                rows.append(row(
+                    "btrfs hot_move, %s, against %s" % (data["hot_set"], ref),
+                    ">= %g %% (95 %% CI lower end)" % goal,
+                    "%s (%d of %d pairs of %d s windows%s; last third of "
+                    "the runs %.0f %%)" %
+                    (ci, pr["used"], pr["pairs"], pr["window_s"],
+                     "; " + pr["why"] if pr["why"] else "", pct),
+                    pr["met"],
+                    path))
+                continue
             rows.append(row(
                 "btrfs hot_move, %s, against %s" % (data["hot_set"], ref),
                 ">= %g %%" % goal,
