@@ -38,7 +38,9 @@
 # against its goal in one table (summary.py), printed at the end.  Prints
 # an estimate of the duration of the overhead step first (-n: only that);
 # micro takes about a minute per 10 boots, accuracy about 5 minutes per
-# filesystem and set (quick: 52 minutes in all on 2 cores).  The update worker runs every UPDATE_DELAY seconds
+# filesystem and set (quick: 52 minutes in all on 2 cores when last
+# timed, before CB_RUNS=4 and the pairs of windows, about 6 minutes more by
+# estimate).  The update worker runs every UPDATE_DELAY seconds
 # (hot-update-delay, default 10: the kernel's) in accuracy and hot_move.
 #
 #   quick  every target against its goal in under an hour: the overhead

@@ -34,15 +34,16 @@
 #
 # With hot_move before bound in CONFIGS, the bound's filesystem is made
 # first and stays mounted.  After hot_move's run, PAIRS (a ninth argument,
-# default 24; 0: none) pairs of windows of PAIR_S seconds (a tenth, default
-# 5) run the workload on each filesystem in turn, hot_move's first in odd
-# pairs.  Relocation runs
-# every 5 s in hot_move's windows; before each of the bound's, the run
-# that setting a long interval starts (a write to a tunable starts one) is
-# given 2 s to end.  The two windows of a pair are seconds apart: a drift
-# of the guest's throughput over tens of seconds to minutes (between two
-# levels 37 % apart on a UML guest, whatever it runs) biases their ratio
-# less than that of two runs minutes apart.
+# even, default 24; 0: none) pairs of windows of PAIR_S seconds (a tenth,
+# default 5) run the workload on each filesystem in turn, hot_move's first
+# in odd pairs, so that each order runs as often.  Relocation runs every
+# 5 s in hot_move's windows; before each of the bound's, a long interval is
+# set, and the bound's window starts 2 s after the run that this starts (a
+# write to a tunable starts one) has begun.  The two windows of a pair
+# are seconds apart: a drift of the guest's throughput over tens of
+# seconds to minutes (between two levels 37 % apart on a UML guest,
+# whatever it runs) biases their ratio less than that of two runs minutes
+# apart.
 #
 # OUTDIR/<config>_bw.*.log are fio's bandwidth logs, OUTDIR/<config>.json
 # its results, OUTDIR/pair.<n>.<config>.json those of the windows and
@@ -53,12 +54,14 @@
 # and used on the SSD, once a second while fio runs and the pairs.
 # plot-hot-move.py turns them into a plot and a report.
 set -euo pipefail
-[ $# -ge 1 ] || { sed -n '4,54p' "$0"; exit 2; }
+[ $# -ge 1 ] || { sed -n '4,55p' "$0"; exit 2; }
 out=$(realpath -m "$1") runtime=${2:-240} size=${3:-2048} delay=${4:-4}
 configs=${5:-hot_move,hot_track,bound} promote=${6:-0x7c000000}
 hot=${7:-0} update=${8:-10} pairs=${9:-24} pair_s=${10:-5}
-[[ $pairs =~ ^[0-9]+$ && $pair_s =~ ^[1-9][0-9]*$ ]] ||
-	{ echo "guest-hot-move: PAIRS or PAIR_S not a number" >&2; exit 2; }
+[[ $pairs =~ ^(0|[1-9][0-9]*)$ && $pair_s =~ ^[1-9][0-9]*$ ]] &&
+	((pairs % 2 == 0)) ||
+	{ echo "guest-hot-move: PAIRS not even, or PAIR_S not a number" >&2
+	  exit 2; }
 [ "$hot" -lt "$size" ] || { echo "guest-hot-move: HOT_MB >= SIZE_MB" >&2; exit 2; }
 here=$(cd "$(dirname "$0")" && pwd)
 # btrfs_where (selftests/hot_track): built in place, or in the UML
@@ -182,7 +185,8 @@ window() {
 	(cd "$out" && FILE=$2/data SIZE=${size}m HOT=${hot}m \
 		COLD=$((size - hot))m RUNTIME=$pair_s NAME=/tmp/hot-move-pair \
 		fio --output-format=json --output="$out/pair.$3.$1.json" \
-		    "$job") >/dev/null
+		    "$job") >/dev/null ||
+		echo "guest-hot-move: window $3 of $1 failed" >&2
 }
 
 # moved: the bytes hot_move promoted and demoted so far.

@@ -102,10 +102,9 @@ def window_mb_s(path):
     try:
         with open(path) as f:
             jobs = json.load(f)["jobs"]
-    except (OSError, ValueError, KeyError):
+        return sum(j["read"]["bw_bytes"] for j in jobs) / 1e6
+    except (OSError, ValueError, KeyError, TypeError):
         return None
-    bw = sum(j["read"]["bw_bytes"] for j in jobs) / 1e6
-    return bw if bw > 0 else None
 
 
 def pairs(d):
@@ -124,21 +123,25 @@ def pairs(d):
         return None
     if n < 1:
         return None
-    hm, bd, missing, run_in_bound = [], [], 0, 0
+    hm, bd, missing, run_in_bound, stalled = [], [], 0, 0, 0
     moves = [m for _, _, m0, m1 in windows.values() for m in (m0, m1)]
     for i in range(1, n + 1):
         h = window_mb_s(os.path.join(d, f"pair.{i}.hot_move.json"))
         b = window_mb_s(os.path.join(d, f"pair.{i}.bound.json"))
         wb = windows.get((i, "bound"))
-        if h is None or b is None or wb is None:
+        if h is None or b is None or wb is None or b <= 0:
             missing += 1
         elif wb[1] != wb[0]:
             run_in_bound += 1
+        elif h <= 0:
+            # hot_move read nothing: no ratio to average, and a miss.
+            stalled += 1
         else:
             hm.append(h)
             bd.append(b)
     res = {"pairs": n, "window_s": secs, "used": len(hm),
            "missing": missing, "run_in_bound": run_in_bound,
+           "stalled": stalled,
            "moved_mib": (max(moves) - min(moves)) / 2**20 if moves else None,
            "hot_move_mb_s": hm, "bound_mb_s": bd, "ratio": None,
            "ci95": None}
@@ -160,6 +163,8 @@ def pairs_verdict(pr, share):
         moved = "not recorded" if pr["moved_mib"] is None else \
             f"{pr['moved_mib']:.0f} MiB"
         return False, f"not settled: hot_move moved {moved} during them"
+    if pr.get("stalled"):
+        return False, f"hot_move read nothing in {pr['stalled']} window(s)"
     if pr["ci95"] is None:
         return False, f"undecided: {pr['used']} pair(s) usable"
     lo, hi = pr["ci95"]
@@ -356,7 +361,8 @@ def report(run):
             "hot_move's first in odd pairs (pair.N.CONFIG.json, "
             f"pairs.txt): {pr['used']} of {pr['pairs']} used "
             f"({pr['missing']} without a result, {pr['run_in_bound']} with "
-            "a relocation run begun in the bound's window); hot_move moved "
+            "a relocation run begun in the bound's window, "
+            f"{pr['stalled']} with nothing read by hot_move); hot_move moved "
             + ("(not recorded)" if pr["moved_mib"] is None else
                f"{pr['moved_mib']:.0f} MiB") + " during them.", "",
             "| pair | hot_move MB/s | bound MB/s | ratio |",
