@@ -34,24 +34,22 @@
  *   freeing of items take it, before an item lock; the I/O path never does.
  * - Lock order, outer first: &super_block.s_umount (hot_track_sync()),
  *   &hot_info.pcp_mutex (the drain), &hot_info.drain_lock (the drain of one
- *   slot), &hot_info.map_lock, an item lock, a bucket lock of
- *   &hot_info.inodes (the update pass and hot_evict_coldest() remove an
- *   idle item from the table in the hold of its lock that frees it).
+ *   slot), &hot_info.map_lock, an item lock, an index lock (of a
+ *   &hot_root; the update pass and hot_evict_coldest() remove an idle item
+ *   from the index in the hold of its lock that frees it), the lock of
+ *   &hot_info.roots (taken after the index lock is let go).
  *   A slot lock nests only in pcp_mutex and drain_lock, taken with no
  *   other lock held under them; &hot_info.pass_lock only in
  *   hot_infos_lock, which nests in s_umount (mount and umount).  The I/O
- *   hooks hold one of an item lock, a bucket lock (inserting an item) or
- *   a slot lock at a time, under whatever the filesystem holds around
- *   them (btrfs: a spinlock, in writeback), and allocate with GFP_NOWAIT
- *   (rhashtable's insertion with GFP_ATOMIC).  The shrinker takes map_lock
- *   from reclaim: nothing allocates under these locks but so.  The table's
- *   own &rhashtable.mutex, taken by its worker and by hot_table_trim() with
- *   none of them held, is held across GFP_KERNEL allocations, so reclaim,
- *   and the shrinker's locks, may nest in it.
+ *   hooks hold one of an item lock, an index lock or the lock of
+ *   &hot_info.roots (inserting an item) or a slot lock at a time, under
+ *   whatever the filesystem holds around them (btrfs: a spinlock, in
+ *   writeback), and allocate with GFP_NOWAIT.  The shrinker takes map_lock
+ *   from reclaim: nothing allocates under these locks but so.
  * - Items are freed after an RCU grace period, once they left their index
  *   and their heat map.  A deleted file's item is killed (dead) by the
  *   eviction hook and freed by &hot_info.free_work, which owns it once it
- *   left &hot_info.inodes.  hot_track_disable() first stops everything that
+ *   left the inode index.  hot_track_disable() first stops everything that
  *   could still reach them: debugfs, the worker, the shrinker, the hooks,
  *   then drains free_work.  hot_track_sync() is kept out by s_umount.
  */
@@ -74,7 +72,6 @@
 #include <linux/mutex.h>
 #include <linux/pagemap.h>
 #include <linux/percpu.h>
-#include <linux/rhashtable.h>
 #include <linux/shrinker.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
@@ -179,132 +176,319 @@ static struct kmem_cache *hot_inode_cachep __ro_after_init;
 static struct kmem_cache *hot_range_cachep __ro_after_init;
 
 /*
- * The smallest size of an inode table, in buckets (rhashtable's default
- * size without a hint), and the largest that the cap can make it start with
- * (256 KiB on 64-bit; it becomes an rhashtable's min_size, a u16).
+ * The inode index: a superblock's inode items by &hot_inode_key, an xarray
+ * of items by inode number for each root (&struct hot_root), in
+ * &hot_info.roots by id: root 0 for filesystems without roots.  A root is
+ * made with its first item and freed with its last.  Files made one after
+ * another mostly get neighbouring numbers, which share the index's nodes
+ * (64 slots each), and the index never resizes.
+ *
+ * Lookups run under rcu_read_lock().  Insertion and removal take the index
+ * lock (the xa_lock of &hot_root.inodes), and the lock of &hot_info.roots
+ * to add or take out a root, one after the other: the removals of the update
+ * pass and of the memory cap under &hot_info.map_lock and an item lock (see
+ * the lock order above), that of the eviction hook and the insertion under
+ * neither.  Both are in task context and do not turn interrupts off (btrfs
+ * may call the writeback hook, and so insert, with them off; freeing a root
+ * does, in xa_destroy()), nor are the locks taken from interrupts; both
+ * allocate with GFP_NOWAIT under the lock.  The xarrays of the index have
+ * their own lockdep classes: their locks nest in an item lock, the xa_lock
+ * of another xarray of this file.
+ *
+ * On 32-bit, whose xarray indexes have 32 bits, files whose inode number or
+ * root does not fit are not tracked (hot_index_fits()).
  */
-#define HOT_TABLE_MIN_SIZE	64U
-#define HOT_TABLE_MAX_START	16384U
-static_assert(HOT_TABLE_MAX_START <= U16_MAX);
-/* The share of the cap that an inode table starts with: 1/32. */
-#define HOT_TABLE_CAP_SHIFT	5
-/*
- * The memory of a bucket of the inode table, in bytes: a table of 2^n
- * bucket pointers and its header, allocated with kvmalloc(), take up to
- * twice 2^n pointers.
- */
-#define HOT_TABLE_BUCKET_BYTES	(2 * sizeof(struct rhash_head *))
+static struct lock_class_key hot_index_lock_key;
+static struct lock_class_key hot_roots_lock_key;
+
+/* The levels of nodes of an xarray, up to one that holds every index. */
+#define HOT_INDEX_LEVELS	DIV_ROUND_UP(BITS_PER_LONG, XA_CHUNK_SHIFT)
 
 /*
- * The hash of a key in the inode table: two 64-bit multiplications, on
- * every architecture, against jhash2() over its four words, in the lookup
- * of every hook.  The table takes a bucket from the low bits of the hash,
- * which are middle bits of the second product: the high half of the first
- * one is folded into its low half first, so that every bit of the inode
- * number and the root counts.  @seed changes when the table rehashes (a chain grew too long):
- * it goes in before the first multiplication, so that keys that collide
- * under one seed do not under the next.
+ * The nodes counted for an insertion that failed for want of memory: as
+ * many as it may have left in the xarray without an entry, on the path to
+ * its index, up to %HOT_INDEX_SPARE_MAX for an xarray.  They stay counted
+ * until the xarray goes (a root with its last item, &hot_info.roots when
+ * tracking is turned off), and xa_destroy() frees what is left of them.
+ * Past the bound, under failures at many indexes, what they leave is not
+ * counted: a bound on what memory pressure can take from the cap.
  */
-static u32 hot_inode_hashfn(const void *data, u32 len, u32 seed)
+#define HOT_INDEX_SPARE		HOT_INDEX_LEVELS
+#define HOT_INDEX_SPARE_MAX	(8 * HOT_INDEX_LEVELS)
+
+/*
+ * The levels of nodes an xarray needs to hold @index: none for index 0,
+ * which its head holds.
+ */
+static unsigned int hot_index_height(unsigned long index)
 {
-	const struct hot_inode_key *key = data;
-	u64 h = ((key->ino ^ seed) * GOLDEN_RATIO_64) ^ key->root;
-
-	h ^= h >> 32;
-	/* Not hash_64(): on 32-bit it multiplies 32 bits at a time. */
-	return (h * GOLDEN_RATIO_64) >> 32;
+	return index ? (fls_long(index) - 1) / XA_CHUNK_SHIFT + 1 : 0;
 }
 
-/* 0 if @obj is the inode item of @arg's key, as for memcmp(). */
-static int hot_inode_cmpfn(struct rhashtable_compare_arg *arg,
-			   const void *obj)
+/*
+ * At how many levels @index is alone in its group of indexes (of 64, 64^2
+ * ... and of every index, %HOT_INDEX_LEVELS in all), from the first up: an
+ * xarray has a node for each group that holds an entry, up to its height.
+ * At most %HOT_INDEX_LEVELS lookups, one in the common case of a neighbour
+ * in the group of 64.  Caller holds the xa_lock of @xa, in which @index has
+ * no entry.
+ */
+static unsigned int hot_index_alone(struct xarray *xa, unsigned long index)
 {
-	const struct hot_inode_key *key = arg->key;
-	const struct hot_inode_item *he = obj;
+	unsigned long first = 0;
+	unsigned int level;
 
-	return he->key.ino != key->ino || he->key.root != key->root;
-}
+	for (level = 1; level < HOT_INDEX_LEVELS; level++) {
+		unsigned long size = 1UL << (level * XA_CHUNK_SHIFT);
 
-static const struct rhashtable_params hot_inode_params = {
-	.key_len		= sizeof_field(struct hot_inode_item, key),
-	.key_offset		= offsetof(struct hot_inode_item, key),
-	.head_offset		= offsetof(struct hot_inode_item, node),
-	.hashfn			= hot_inode_hashfn,
-	.obj_cmpfn		= hot_inode_cmpfn,
-	.min_size		= HOT_TABLE_MIN_SIZE,
+		first = round_down(index, size);
+		if (xa_find(xa, &first, first + size - 1, XA_PRESENT))
+			return level - 1;
+	}
 	/*
-	 * No automatic_shrinking: shrinking the table to fit as soon as it
-	 * was less than 30 % full, and doubling it again at 75 %, moved every
-	 * item each time, which cost files that come and go (a build tree
-	 * made and deleted) as much CPU time as the hooks (KUnit
-	 * hot_bench_table_resize).  The update worker shrinks it when it has
-	 * been sparse for a while: hot_table_trim().
+	 * Not xa_empty(): a failed insertion may have left nodes without an
+	 * entry.
 	 */
-};
-
-/*
- * The size an inode table starts with and is never shrunk below, in
- * buckets, for a cap of @cap bytes: as many buckets as 1/32 of the cap
- * holds (%HOT_TABLE_BUCKET_BYTES each), rounded down to a power of two
- * from %HOT_TABLE_MIN_SIZE to %HOT_TABLE_MAX_START.  A table grows by
- * moving every item to one twice its size, which a file that joins it pays
- * for again and again from 64 buckets up (KUnit hot_bench_table_resize):
- * one that starts with room for 3/4 of its size in files pays nothing
- * until then.
- */
-static unsigned int hot_table_start_size(unsigned long cap)
-{
-	unsigned long size = (cap >> HOT_TABLE_CAP_SHIFT) /
-			     HOT_TABLE_BUCKET_BYTES;
-
-	if (size <= HOT_TABLE_MIN_SIZE)
-		return HOT_TABLE_MIN_SIZE;
-	return min_t(unsigned long, rounddown_pow_of_two(size),
-		     HOT_TABLE_MAX_START);
+	first = 0;
+	return xa_find(xa, &first, ULONG_MAX, XA_PRESENT) ?
+	       HOT_INDEX_LEVELS - 1 : HOT_INDEX_LEVELS;
 }
 
 /*
- * The inode index: a superblock's inode items by key, an rhashtable of
- * hot_inode_params, reached inline as the rhashtable's own calls are, for
- * their constant params.  Lookups run under rcu_read_lock().  Insertion and
- * removal take a bucket lock of the table, with interrupts off: the
- * removals of the update pass and of the memory cap under
- * &hot_info.map_lock and an item lock (see the lock order above), that of
- * the eviction hook and the insertion under neither.  Insertion may
- * allocate (GFP_ATOMIC) and queue the table's resize.
+ * Count in &hot_info.mem the nodes that @n now has, after @groups groups
+ * joined (or left, if negative) at @index, and @spare nodes were left (or
+ * freed, if negative) by insertions that failed.  Caller holds the lock of
+ * the xarray counted, or owns it.
  */
+static void hot_index_count(struct hot_info *hi, struct hot_index_nodes *n,
+			    long groups, long spare, unsigned long index)
+{
+	unsigned long nodes;
+	long delta;
+
+	n->groups += groups;
+	n->spare += spare;
+	if (!n->groups)
+		n->height = 0;
+	else if (groups >= 0)
+		n->height = max(n->height, hot_index_height(index));
+	nodes = n->groups ? n->groups - HOT_INDEX_LEVELS + n->height : 0;
+	nodes += n->spare;
+	delta = (long)nodes - (long)n->nodes;
+	if (!delta)
+		return;
+	n->nodes = nodes;
+	atomic_long_add(delta * (long)sizeof(struct xa_node), &hi->mem);
+	atomic_long_add(delta * (long)sizeof(struct xa_node), &hi->index_mem);
+}
 
 /*
- * Set up @hi's index, its size to start with and never shrink below from
- * a cap of @cap bytes (hot_table_start_size()).  Process context: it
- * allocates with GFP_KERNEL.  Return: 0 or a negative errno from
- * rhashtable_init().
+ * Add @entry at @index of @xa, an xarray of the index counted by @n, if
+ * it has none.  Caller holds its lock.  Return: NULL if added, else the
+ * entry there or an xa_err() entry (-ENOMEM).
  */
-static int hot_index_init(struct hot_info *hi, unsigned long cap)
+static void *hot_index_store(struct hot_info *hi, struct xarray *xa,
+			     struct hot_index_nodes *n, unsigned long index,
+			     void *entry)
 {
-	struct rhashtable_params params = hot_inode_params;
+	unsigned int alone = hot_index_alone(xa, index);
+	void *curr;
 
-	params.min_size = hot_table_start_size(cap);
-	return rhashtable_init(&hi->inodes, &params);
+	curr = __xa_cmpxchg(xa, index, NULL, entry, HOT_GFP);
+	if (!curr)
+		hot_index_count(hi, n, alone, 0, index);
+	else if (xa_is_err(curr) && n->spare < HOT_INDEX_SPARE_MAX)
+		hot_index_count(hi, n, 0, HOT_INDEX_SPARE, index);
+	return curr;
+}
+
+/*
+ * Take @entry out of @xa, as for hot_index_store().  Return: whether it
+ * was at @index.
+ */
+static bool hot_index_erase(struct hot_info *hi, struct xarray *xa,
+			    struct hot_index_nodes *n, unsigned long index,
+			    void *entry)
+{
+	if (__xa_cmpxchg(xa, index, entry, NULL, 0) != entry)
+		return false;
+	hot_index_count(hi, n, -(long)hot_index_alone(xa, index), 0, index);
+	return true;
+}
+
+/* The bytes of a root, counted in &hot_info.mem. */
+static size_t hot_root_bytes(void)
+{
+	return kmalloc_size_roundup(sizeof(struct hot_root));
+}
+
+/*
+ * The root of id @id, dead or alive, or NULL.  Caller holds RCU.  Root 0,
+ * the only one of most filesystems, without a walk of &hot_info.roots.
+ */
+static __always_inline struct hot_root *hot_root_lookup(struct hot_info *hi,
+							u64 id)
+{
+	if (likely(!id))
+		return rcu_dereference(hi->root0);
+	return xa_load(&hi->roots, id);
+}
+
+/*
+ * Make @root, just put in &hot_info.roots, &hot_info.root0 if it is root 0.
+ * Caller holds the lock of &hot_info.roots.
+ */
+static void hot_root_set(struct hot_info *hi, struct hot_root *root)
+{
+	if (!root->id)
+		rcu_assign_pointer(hi->root0, root);
+}
+
+/*
+ * The live root of id @id, made if there is none.  Caller holds RCU.
+ * Return: the root, or NULL out of memory.
+ */
+static struct hot_root *hot_root_get(struct hot_info *hi, u64 id)
+{
+	struct hot_root *root = hot_root_lookup(hi, id);
+	struct hot_root *new, *curr;
+
+	if (root && !READ_ONCE(root->dead))
+		return root;
+	new = kzalloc_obj(*new, HOT_GFP);
+	if (!new)
+		return NULL;
+	xa_init(&new->inodes);
+	lockdep_set_class(&new->inodes.xa_lock, &hot_index_lock_key);
+	new->id = id;
+	xa_lock(&hi->roots);
+	curr = xa_load(&hi->roots, id);
+	if (curr && !READ_ONCE(curr->dead)) {
+		root = curr;
+	} else if (curr) {
+		/* Its last item went: replace it, and let its killer free it. */
+		__xa_store(&hi->roots, id, new, 0);
+		root = new;
+	} else {
+		curr = hot_index_store(hi, &hi->roots, &hi->root_nodes, id,
+				       new);
+		root = xa_is_err(curr) ? NULL : new;
+	}
+	if (root == new)
+		hot_root_set(hi, new);
+	xa_unlock(&hi->roots);
+	if (root != new) {
+		kfree(new);
+	} else {
+		atomic_long_add(hot_root_bytes(), &hi->mem);
+		atomic_long_add(hot_root_bytes(), &hi->index_mem);
+	}
+	return root;
+}
+
+/*
+ * Take dead root @root out of &hot_info.roots, if a new one did not take
+ * its place, and free it after a grace period, with the nodes that failed
+ * insertions left in it.  Called once, by whoever made it dead, or by
+ * hot_index_destroy().
+ */
+static void hot_root_free(struct hot_info *hi, struct hot_root *root)
+{
+	long spare = root->nodes.spare;
+
+	xa_lock(&hi->roots);
+	if (hot_index_erase(hi, &hi->roots, &hi->root_nodes, root->id, root) &&
+	    !root->id)
+		RCU_INIT_POINTER(hi->root0, NULL);
+	xa_unlock(&hi->roots);
+	xa_destroy(&root->inodes);
+	/* Dead and empty: no one changes its count any more. */
+	hot_index_count(hi, &root->nodes, 0, -spare, 0);
+	atomic_long_sub(hot_root_bytes(), &hi->mem);
+	atomic_long_sub(hot_root_bytes(), &hi->index_mem);
+	kfree_rcu(root, rcu);
+}
+
+/*
+ * Make @root dead if it has no item left.  Caller holds its index lock.
+ * Return: whether it did; the caller then calls hot_root_free() once it let
+ * the lock go.
+ */
+static bool hot_root_kill(struct hot_root *root)
+{
+	/* Not xa_empty(): a failed insertion may have left empty nodes. */
+	if (root->dead || root->nodes.groups)
+		return false;
+	WRITE_ONCE(root->dead, true);
+	return true;
+}
+
+/*
+ * Whether @key can be in the index: on 32-bit, whether it fits its indexes.
+ * A file whose key does not is not tracked, as the filesystem's internal
+ * files are not, and not counted as an item not made: that would keep
+ * hot_track_seen_all() false for as long as it is read.
+ */
+static __always_inline bool hot_index_fits(const struct hot_inode_key *key)
+{
+	return BITS_PER_LONG == 64 ||
+	       !(upper_32_bits(key->ino) | upper_32_bits(key->root));
 }
 
 /* The item of @key in @hi, or NULL.  Caller holds rcu_read_lock(). */
 static __always_inline struct hot_inode_item *
 hot_index_lookup(struct hot_info *hi, const struct hot_inode_key *key)
 {
-	return rhashtable_lookup(&hi->inodes, key, hot_inode_params);
+	struct hot_root *root;
+
+	if (!hot_index_fits(key))
+		return NULL;
+	root = hot_root_lookup(hi, key->root);
+	return root ? xa_load(&root->inodes, key->ino) : NULL;
 }
 
 /*
  * Add @he to @hi's index unless an item of its key is in it.  Return:
  * NULL if added, else the item found, or an ERR_PTR() if the index could
- * not take it.  Caller holds rcu_read_lock().
+ * not take it (-ENOMEM; -EAGAIN if the roots of its id kept dying as it
+ * tried; -EOVERFLOW for a key that does not fit).
+ * Caller holds rcu_read_lock().
  */
-static __always_inline struct hot_inode_item *
-hot_index_insert(struct hot_info *hi, struct hot_inode_item *he)
+static struct hot_inode_item *hot_index_insert(struct hot_info *hi,
+					       struct hot_inode_item *he)
 {
-	return rhashtable_lookup_get_insert_fast(&hi->inodes, &he->node,
-						 hot_inode_params);
+	struct hot_root *root;
+	unsigned int tries;
+	bool killed;
+	void *curr;
+
+	if (!hot_index_fits(&he->key))
+		return ERR_PTR(-EOVERFLOW);
+	for (tries = 0; ; tries++) {
+		root = hot_root_get(hi, he->key.root);
+		if (!root)
+			return ERR_PTR(-ENOMEM);
+		xa_lock(&root->inodes);
+		if (!root->dead)
+			break;
+		xa_unlock(&root->inodes);
+		/*
+		 * Its last item went since: get the root that replaces it, a
+		 * few times at most, as others make and kill roots of this id.
+		 */
+		if (tries == 2)
+			return ERR_PTR(-EAGAIN);
+	}
+	curr = hot_index_store(hi, &root->inodes, &root->nodes, he->key.ino,
+			       he);
+	/* A root made for @he goes with it. */
+	killed = xa_is_err(curr) && hot_root_kill(root);
+	xa_unlock(&root->inodes);
+	if (killed)
+		hot_root_free(hi, root);
+	if (xa_is_err(curr))
+		return ERR_PTR(xa_err(curr));
+	return curr;
 }
 
 /*
@@ -312,11 +496,35 @@ hot_index_insert(struct hot_info *hi, struct hot_inode_item *he)
  * rcu_read_lock() or its item lock).  Return: true if this call took it
  * out, false if it was not in it (another one did first).
  */
-static __always_inline bool hot_index_remove(struct hot_info *hi,
-					     struct hot_inode_item *he)
+static bool hot_index_remove(struct hot_info *hi, struct hot_inode_item *he)
 {
-	return !rhashtable_remove_fast(&hi->inodes, &he->node,
-				       hot_inode_params);
+	struct hot_root *root;
+	bool removed, killed;
+
+	if (!hot_index_fits(&he->key))
+		return false;
+	rcu_read_lock();
+	root = hot_root_lookup(hi, he->key.root);
+	if (!root) {
+		rcu_read_unlock();
+		return false;
+	}
+	xa_lock(&root->inodes);
+	removed = hot_index_erase(hi, &root->inodes, &root->nodes,
+				  he->key.ino, he);
+	killed = removed && hot_root_kill(root);
+	xa_unlock(&root->inodes);
+	if (killed)
+		hot_root_free(hi, root);
+	rcu_read_unlock();
+	return removed;
+}
+
+/* Set up @hi's index, empty: it allocates nothing until an item joins. */
+static void hot_index_init(struct hot_info *hi)
+{
+	xa_init(&hi->roots);
+	lockdep_set_class(&hi->roots.xa_lock, &hot_roots_lock_key);
 }
 
 /**
@@ -538,16 +746,7 @@ static struct hot_pass hot_pass_get(const struct hot_info *hi)
 	return pass;
 }
 
-/*
- * What &hot_info.mem counts for an inode item besides its slab object: four
- * buckets of &hot_info.inodes, %HOT_TABLE_BUCKET_BYTES each.  The table
- * doubles at 75 % full and hot_table_trim() shrinks it when it has held
- * fewer than a quarter of its size in items for a while: all counted, but
- * for that while and for the buckets it starts with (hot_table_start_size(),
- * 1/32 of the cap at most).
- */
-#define HOT_INODE_TABLE_BYTES	(4 * HOT_TABLE_BUCKET_BYTES)
-
+/* Count @nr items of @cachep (fewer if negative) in @hi's mem and counts. */
 static void hot_mem_add(struct hot_info *hi, struct kmem_cache *cachep,
 			long nr)
 {
@@ -555,8 +754,6 @@ static void hot_mem_add(struct hot_info *hi, struct kmem_cache *cachep,
 
 	if (!nr)
 		return;
-	if (cachep == hot_inode_cachep)
-		size += HOT_INODE_TABLE_BYTES;
 	atomic_long_add(nr * size, &hi->mem);
 	atomic_long_add(nr, cachep == hot_inode_cachep ? &hi->nr_inodes :
 					&hi->nr_ranges);
@@ -629,7 +826,7 @@ static void hot_range_erase(struct hot_info *hi, struct hot_inode_item *he,
 }
 
 /*
- * Free an inode item that left &hot_info.inodes, and its ranges, all in one
+ * Free an inode item that left the inode index, and its ranges, all in one
  * hold of &hot_info.map_lock and of the item lock, which the caller holds:
  * for items with few ranges, or none (hot_inode_free() takes any number).
  * Drops the item lock.  Readers under RCU may still see the items until
@@ -693,7 +890,7 @@ static bool hot_inode_free_ranges(struct hot_info *hi,
 }
 
 /*
- * Free an inode item that left &hot_info.inodes and may have any number of
+ * Free an inode item that left the inode index and may have any number of
  * ranges: dead first, so that no range is added, then the ranges in
  * batches, letting others take the locks and run in between.  Process
  * context, outside RCU read sections.
@@ -718,7 +915,7 @@ static void hot_inode_free(struct hot_info *hi, struct hot_inode_item *he)
 
 /*
  * Free the items of deleted files that hot_inode_kill() left.  They left
- * &hot_info.inodes, so nothing else frees them: they are valid here
+ * the inode index, so nothing else frees them: they are valid here
  * without RCU.
  */
 static void hot_free_work(struct work_struct *work)
@@ -740,7 +937,7 @@ static void hot_free_work(struct work_struct *work)
 }
 
 /*
- * Kill the item of a deleted file, which left &hot_info.inodes: it is
+ * Kill the item of a deleted file, which left the inode index: it is
  * dead at once, so that no range is added and the heat maps' readers skip
  * its ranges.  An item of a batch of ranges at most, as every file of up
  * to 256 MiB has, is freed here: handing it on costs more than freeing
@@ -770,7 +967,7 @@ static void hot_inode_kill(struct hot_info *hi, struct hot_inode_item *he)
 }
 
 /*
- * The key of @inode in @hi->inodes; false if the filesystem does not track
+ * The key of @inode in @hi's inode index; false if the filesystem does not track
  * @inode, one of its internal files.
  */
 static bool hot_inode_key(struct hot_info *hi, const struct inode *inode,
@@ -844,7 +1041,7 @@ static struct hot_inode_item *hot_inode_get(struct hot_info *hi,
 	if (!hot_inode_key(hi, inode, &key))
 		return NULL;
 	he = hot_index_lookup(hi, &key);
-	if (he || hot_mem_full(hi))
+	if (he || unlikely(!hot_index_fits(&key)) || hot_mem_full(hi))
 		return he;
 
 	he = kmem_cache_zalloc(hot_inode_cachep, HOT_GFP);
@@ -858,7 +1055,7 @@ static struct hot_inode_item *hot_inode_get(struct hot_info *hi,
 	he->generation = inode->i_generation;
 	old = hot_index_insert(hi, he);
 	if (old) {
-		/* Lost a race, or the table could not grow. */
+		/* Lost a race, or the index could not take it. */
 		kmem_cache_free(hot_inode_cachep, he);
 		if (!IS_ERR(old))
 			return old;
@@ -1654,7 +1851,9 @@ EXPORT_SYMBOL_GPL(hot_track_hot_ranges);
  * has seen, the item lock inside it, which are not safe from interrupts or
  * softirqs.
  * Return: 0 on success; -ENODATA if the range is not tracked: never read
- * or written since tracking began, aged out, or @sb does not track hot data.
+ * or written since tracking began, aged out, or @sb does not track hot data;
+ * -EOVERFLOW if the file cannot be tracked at all (on 32-bit, its inode
+ * number or root does not fit an xarray index).
  */
 int hot_track_range_temp(struct super_block *sb,
 			 const struct hot_inode_key *key, u64 index, u32 *temp)
@@ -1669,6 +1868,10 @@ int hot_track_range_temp(struct super_block *sb,
 		return -ENODATA;
 	rcu_read_lock();
 	hi = rcu_dereference(sb->s_hot_info);
+	if (hi && !hot_index_fits(key)) {
+		rcu_read_unlock();
+		return -EOVERFLOW;
+	}
 	he = hi ? hot_index_lookup(hi, key) : NULL;
 	if (he) {
 		spin_lock(&hi->map_lock);
@@ -1747,7 +1950,7 @@ EXPORT_SYMBOL_GPL(hot_track_count_temp);
  * one of the coldest when memory was short: it is cold.  Before, it may
  * just not have been accessed since the mount, nor its saved heat loaded;
  * nor within hot-kick-time of an item the I/O hooks could not make (at
- * the memory cap, out of memory, or refused by the inode table), whose
+ * the memory cap, out of memory, or refused by the inode index), whose
  * data may be hot.
  *
  * Context: any but NMI.
@@ -2181,7 +2384,7 @@ int hot_track_load(struct inode *inode, const struct hot_item_rec *recs,
 		ret = -ENOSPC;
 		goto out;
 	}
-	if (!hot_inode_key(hi, inode, &key)) {
+	if (!hot_inode_key(hi, inode, &key) || !hot_index_fits(&key)) {
 		ret = -EOPNOTSUPP;
 		goto out;
 	}
@@ -2375,10 +2578,10 @@ struct hot_update_ctl {
  * give them their temperature and heat-map bucket, and drop the item
  * itself once it has no range left and is obsolete.  Not an item that no
  * pass has put in a heat map yet: the access that made it counts in it
- * only after it is in &hot_info.inodes.  Handles at most
+ * only after it is in the inode index.  Handles at most
  * %HOT_LOCK_BATCH ranges, from range *@next on; the item itself with the
- * last batch.  An item met again in the same pass (a resize of the hash
- * table can show one twice) keeps its scores, and is not dropped.  Caller
+ * last batch.  An item met again in the same pass (a walk that broke RCU
+ * after it) keeps its scores, and is not dropped.  Caller
  * holds &hot_info.map_lock and rcu_read_lock().
  *
  * Return: true when done with the item, false with *@next set to the range
@@ -2434,9 +2637,9 @@ static bool hot_update_inode(struct hot_info *hi, struct hot_inode_item *he,
 	/*
 	 * Removed and freed in this hold of the item lock: an access that
 	 * takes it after the decision finds the item dead, not counted in an
-	 * item about to be freed.  The table's bucket lock nests inside the
-	 * item lock here and in hot_evict_coldest(); nothing takes them the
-	 * other way round.
+	 * item about to be freed.  The index lock, and that of the roots,
+	 * nest inside the item lock here and in hot_evict_coldest(); nothing
+	 * takes them the other way round.
 	 */
 	if (drop && hot_index_remove(hi, he)) {
 		trace_hot_track_inode_drop(hi->sb, he->key.root, he->key.ino,
@@ -2449,48 +2652,50 @@ static bool hot_update_inode(struct hot_info *hi, struct hot_inode_item *he,
 }
 
 /*
- * Call @fn for every inode item of @hi, under rcu_read_lock(), which is
- * broken every HOT_WALK_BATCH items to let others run, and whenever @fn
- * returns true: @fn is then called again for the item its key finds after
- * the break, if any (the same item, unless it was freed meanwhile).  Items
- * added or removed meanwhile may be missed, and a resize of the hash table
- * may show an item twice.  Process context.
+ * Call @fn for every inode item of @hi, root by root in order of id and
+ * inode number, under rcu_read_lock(), which is broken every HOT_WALK_BATCH
+ * items to let others run, and whenever @fn returns true: @fn is then
+ * called again for the item at its key after the break, if any (the same
+ * item, unless it was freed meanwhile), else for the next one.  Items added
+ * or removed meanwhile may be missed; none is visited twice but so.
+ * Process context.
  */
 typedef bool (*hot_inode_fn)(struct hot_info *hi, struct hot_inode_item *he,
 			     void *arg);
 
 static void hot_walk_inodes(struct hot_info *hi, hot_inode_fn fn, void *arg)
 {
-	struct rhashtable_iter iter;
 	struct hot_inode_item *he;
+	struct hot_root *root;
+	unsigned long id = 0, ino;
 	unsigned int n = 0;
+	bool again;
 
-	rhashtable_walk_enter(&hi->inodes, &iter);
-	rhashtable_walk_start(&iter);
-	while ((he = rhashtable_walk_next(&iter))) {
-		if (IS_ERR(he)) {
-			if (PTR_ERR(he) == -EAGAIN)
-				continue;
-			break;
-		}
-		while (fn(hi, he, arg)) {
-			struct hot_inode_key key = he->key;
-
-			rhashtable_walk_stop(&iter);
-			cond_resched();
-			rhashtable_walk_start(&iter);
-			he = hot_index_lookup(hi, &key);
-			if (!he)
+	rcu_read_lock();
+	root = xa_find(&hi->roots, &id, ULONG_MAX, XA_PRESENT);
+	while (root) {
+		ino = 0;
+		while ((he = xa_find(&root->inodes, &ino, ULONG_MAX,
+				     XA_PRESENT))) {
+			again = fn(hi, he, arg);
+			if (again || ++n % HOT_WALK_BATCH == 0) {
+				rcu_read_unlock();
+				cond_resched();
+				rcu_read_lock();
+				/* Freed meanwhile, if its last item went. */
+				root = hot_root_lookup(hi, id);
+				if (!root)
+					break;
+			}
+			if (!again && ino++ == ULONG_MAX)
 				break;
 		}
-		if (++n % HOT_WALK_BATCH == 0) {
-			rhashtable_walk_stop(&iter);
-			cond_resched();
-			rhashtable_walk_start(&iter);
-		}
+		if (id == ULONG_MAX)
+			break;
+		id++;
+		root = xa_find(&hi->roots, &id, ULONG_MAX, XA_PRESENT);
 	}
-	rhashtable_walk_stop(&iter);
-	rhashtable_walk_exit(&iter);
+	rcu_read_unlock();
 }
 
 /*
@@ -2740,54 +2945,13 @@ static unsigned long hot_evict_coldest(struct hot_info *hi, unsigned long nr,
 }
 
 /*
- * Update passes in a row that find the inode table less than a quarter full
- * before hot_table_trim() shrinks it: a minute at the default
- * hot-update-delay.
- */
-#define HOT_TABLE_SPARSE_PASSES	6
-
-/* The size of @hi's inode table, in buckets. */
-unsigned int hot_track_table_size(struct hot_info *hi)
-{
-	unsigned int size;
-
-	rcu_read_lock();
-	size = rht_dereference_rcu(hi->inodes.tbl, &hi->inodes)->size;
-	rcu_read_unlock();
-	return size;
-}
-
-/*
- * Shrink @hi's inode table to fit its items once it has held fewer than a
- * quarter of its size in them for %HOT_TABLE_SPARSE_PASSES passes in a row:
- * files that come and go within that time cost the table no resize, and a
- * table that outgrew its items gives its memory back, down to the size it
- * started with (hot_table_start_size()).  The update worker's.
- */
-static void hot_table_trim(struct hot_info *hi)
-{
-	unsigned int size = hot_track_table_size(hi);
-
-	if (size <= hi->inodes.p.min_size ||
-	    atomic_read(&hi->inodes.nelems) >= size / 4) {
-		hi->table_sparse = 0;
-		return;
-	}
-	if (++hi->table_sparse < HOT_TABLE_SPARSE_PASSES)
-		return;
-	/* -EEXIST: a resize was under way; -ENOMEM: try at the next pass. */
-	if (rhashtable_shrink_to_fit(&hi->inodes))
-		hi->table_sparse = HOT_TABLE_SPARSE_PASSES - 1;
-	else
-		hi->table_sparse = 0;
-}
-
-/*
  * How many items to free to bring @mem bytes under @thresh bytes: as many
- * as it takes if each range item freed takes its leaf node with it, the
- * most one frees; the caller asks again after freeing them.  0 when not
- * over, or for no @thresh.  @mem is read once by the caller: other CPUs
- * lower it meanwhile (unlink, the shrinker).
+ * as it takes if each range item freed takes its leaf node with it; the
+ * caller asks again after freeing them.  An inode item with a number far
+ * from others' takes more of the index's nodes with it, so that eviction
+ * may free more than it must.  0 when not over, or for no @thresh.  @mem
+ * is read once by the caller: other CPUs lower it meanwhile (unlink, the
+ * shrinker).
  */
 static unsigned long hot_mem_excess(long mem, unsigned long thresh)
 {
@@ -2853,7 +3017,6 @@ static void hot_update_work(struct work_struct *work)
 	if (evicted)
 		trace_hot_track_evict(hi->sb, HOT_EVICT_CAP, evicted,
 				      atomic_long_read(&hi->mem));
-	hot_table_trim(hi);
 	spin_lock(&hi->map_lock);
 	WRITE_ONCE(hi->nr_passes, hi->nr_passes + 1);
 	spin_unlock(&hi->map_lock);
@@ -2939,8 +3102,7 @@ static bool hot_walk_one(struct hot_info *hi, struct hot_inode_item *he,
  * @arg: passed to @fn.
  *
  * Counts the accesses of the per-CPU slots first (hot_track_drain()).  Items added
- * or removed during the walk may be missed, and a resize of the hash table
- * meanwhile may show an item twice.
+ * or removed during the walk may be missed.
  *
  * Context: process context; sleeps between batches of items.
  */
@@ -2985,7 +3147,7 @@ int hot_track_sync(struct super_block *sb)
 
 /*
  * hot_track_enable() with the cap of hot_track_mem=, @mem_max bytes (0 for
- * the sysctl's), which sizes the inode table.
+ * the sysctl's).
  */
 static int hot_track_enable_cap(struct super_block *sb,
 				const struct hot_type *type,
@@ -3026,14 +3188,12 @@ static int hot_track_enable_cap(struct super_block *sb,
 	if (ret)
 		goto out_pcp;
 	hi->mem_max = mem_max;
-	ret = hot_index_init(hi, mem_max ?: READ_ONCE(sysctl_hot_mem_max));
-	if (ret)
-		goto out_counter;
+	hot_index_init(hi);
 	hi->shrink_keep = HOT_SHRINK_KEEP_MIN;
 	hi->shrinker = shrinker_alloc(0, "hot_track-%s", sb->s_id);
 	if (!hi->shrinker) {
 		ret = -ENOMEM;
-		goto out_destroy;
+		goto out_counter;
 	}
 	hi->shrinker->count_objects = hot_shrink_count;
 	hi->shrinker->scan_objects = hot_shrink_scan;
@@ -3050,8 +3210,6 @@ static int hot_track_enable_cap(struct super_block *sb,
 	pr_info("VFS: Turning on hot data tracking on %s\n", sb->s_id);
 	return 0;
 
-out_destroy:
-	rhashtable_destroy(&hi->inodes);
 out_counter:
 	percpu_counter_destroy(&hi->nr_over_cap);
 out_pcp:
@@ -3079,9 +3237,43 @@ int hot_track_enable(struct super_block *sb, const struct hot_type *type)
 	return hot_track_enable_cap(sb, type, 0);
 }
 
-static void hot_inode_free_all(void *ptr, void *arg)
+/*
+ * Take every item out of @hi's index and free it, and the roots with their
+ * last item.  Nothing else uses the index any more.
+ */
+static void hot_index_destroy(struct hot_info *hi)
 {
-	hot_inode_free(arg, ptr);
+	struct hot_inode_item *he;
+	struct hot_root *root;
+	unsigned long id, ino;
+	long spare;
+
+	for (;;) {
+		he = NULL;
+		rcu_read_lock();
+		xa_for_each(&hi->roots, id, root) {
+			ino = 0;
+			he = xa_find(&root->inodes, &ino, ULONG_MAX, XA_PRESENT);
+			if (he)
+				break;
+		}
+		if (he)
+			WARN_ON_ONCE(!hot_index_remove(hi, he));
+		rcu_read_unlock();
+		if (!he)
+			break;
+		hot_inode_free(hi, he);
+	}
+	/* None: a root goes with its last item, or when none joined it. */
+	xa_for_each(&hi->roots, id, root) {
+		xa_lock(&root->inodes);
+		WARN_ON_ONCE(!hot_root_kill(root));
+		xa_unlock(&root->inodes);
+		hot_root_free(hi, root);
+	}
+	spare = hi->root_nodes.spare;
+	xa_destroy(&hi->roots);
+	hot_index_count(hi, &hi->root_nodes, 0, -spare, 0);
 }
 
 /**
@@ -3115,7 +3307,7 @@ void hot_track_disable(struct super_block *sb)
 	 * items of deleted files.  Then all the others.
 	 */
 	flush_work(&hi->free_work);
-	rhashtable_free_and_destroy(&hi->inodes, hot_inode_free_all, hi);
+	hot_index_destroy(hi);
 	WARN_ON_ONCE(atomic_long_read(&hi->mem) ||
 		     atomic_long_read(&hi->nr_inodes) ||
 		     atomic_long_read(&hi->nr_ranges));

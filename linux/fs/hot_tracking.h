@@ -20,7 +20,6 @@ extern unsigned long sysctl_hot_mem_max;
 
 void hot_track_update_delay_changed(void);
 unsigned long hot_track_pcp_mem(void);
-unsigned int hot_track_table_size(struct hot_info *hi);
 void hot_track_drain(struct hot_info *hi);
 
 typedef void (*hot_walk_fn)(void *arg, const struct hot_inode_key *key,

@@ -86,10 +86,10 @@ static int hot_stats_show(struct seq_file *m, void *v)
 		   atomic_long_read(&hi->mem),
 		   percpu_counter_sum_positive(&hi->nr_over_cap),
 		   READ_ONCE(hi->nr_passes));
-	seq_printf(m, "mem_max %lu\npcp_mem %lu\npasses_begun %lu\ntable_buckets %u\n",
+	seq_printf(m, "mem_max %lu\npcp_mem %lu\npasses_begun %lu\nindex_mem %ld\n",
 		   READ_ONCE(hi->mem_max) ?: READ_ONCE(sysctl_hot_mem_max),
 		   hot_track_pcp_mem(), READ_ONCE(hi->nr_folds),
-		   hot_track_table_size(hi));
+		   atomic_long_read(&hi->index_mem));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(hot_stats);

@@ -636,7 +636,9 @@ static int hot_move_owner(u64 ino, u64 offset, u64 num_bytes, u64 root,
  * The temperature of a file range: that of its hottest 1 MiB range.  A
  * range hot data tracking knows nothing of is cold only once it has been
  * on for hot-kick-time: until then it may not have been read since the
- * mount, or its saved heat not loaded yet, and counts as hottest.
+ * mount, or its saved heat not loaded yet, and counts as hottest.  A file
+ * it cannot track (on 32-bit, an inode number above 32 bits) counts as
+ * hottest always: never demoted, and never listed to be promoted.
  */
 static u32 hot_move_range_temp(struct btrfs_fs_info *fs_info,
 			       const struct hot_move_candidate *c)
@@ -647,11 +649,13 @@ static u32 hot_move_range_temp(struct btrfs_fs_info *fs_info,
 			 HOT_RANGE_INDEX_MAX);
 	bool seen_all = hot_track_seen_all(fs_info->sb);
 	u32 temp, max = 0;
+	int ret;
 
 	for (; index <= last; index++) {
-		if (!hot_track_range_temp(fs_info->sb, &key, index, &temp))
+		ret = hot_track_range_temp(fs_info->sb, &key, index, &temp);
+		if (!ret)
 			max = max(max, temp);
-		else if (!seen_all)
+		else if (!seen_all || ret == -EOVERFLOW)
 			return U32_MAX;
 	}
 	return max;

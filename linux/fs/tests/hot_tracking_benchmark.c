@@ -11,8 +11,10 @@
  * - the size of the slab objects of the items, in bytes;
  * - the time of one update pass over 1k to 1M range items, in ns per item;
  * - the cost of deleting a file that has items, in ns per file;
+ * - the inode index as files come and go, in ns per file, and its nodes, in
+ *   bytes per file;
  * - the cost of an irq-off section, a spinlock and a per-CPU increment, in
- *   ns, which the inode table's costs depend on;
+ *   ns, which the costs of locks depend on;
  * - the longest hold of &hot_info.map_lock and an item lock in an update
  *   pass, the freeing of a file's items, and eviction, over 1M ranges in
  *   one file and in 1000 files, in us.
@@ -352,9 +354,6 @@ static void hot_bench_delete(struct kunit *test)
 	for (i = 0; i < nr; i++) {
 		u64 t0;
 
-		/* Let the inode table's worker grow it, as between syscalls. */
-		if (i % 512 == 0)
-			schedule_timeout_uninterruptible(1);
 		t0 = ktime_get_ns();
 		hot_track_io(&fs->inodes[i], 0, SZ_4K, READ);
 		t += ktime_get_ns() - t0;
@@ -382,111 +381,56 @@ static void hot_bench_delete(struct kunit *test)
 }
 
 /*
- * Run the inode table's deferred resize work until it has no more to do,
- * and return the ns it took: the worker is queued and waited for here,
- * rather than through the irq_work by which the table kicks it (on UML,
- * which has no irq_work interrupt, that fires at the next tick, and
- * waiting for it would time the wait).  *@size is the table's size when
- * the last call returned: a resize since then was done by a worker the
- * irq_work queued, untimed (with more than one CPU, or preemption), and
- * is counted in *@untimed.  A call with nothing to do costs the queueing
- * and the wait, some 6 us.
+ * The inode index as files come and go, twice: @nr files' items made by
+ * their first read, then deleted, as a build tree is made and removed, with
+ * inode numbers @stride apart (1: dense, as ext4 and btrfs give them to
+ * files made one after another; 64: one file per xfs inode chunk, a leaf
+ * node each; 2^20: a path of nodes each), in ns per file that joined (the
+ * whole first read) or left (the eviction hook), and the bytes of the
+ * index (its root and nodes) per file while they are all in.
  */
-static u64 hot_bench_table_work(struct kunit *test, struct hot_info *hi,
-				unsigned int *size, unsigned int *untimed)
-{
-	struct work_struct *work = &hi->inodes.run_work;
-	struct bucket_table *tbl;
-	u64 t = ktime_get_ns();
-	unsigned int i;
-	bool more;
-
-	if (hot_track_table_size(hi) != *size)
-		(*untimed)++;
-	for (i = 0; i < 64; i++) {
-		schedule_work(work);
-		flush_work(work);
-		rcu_read_lock();
-		tbl = rht_dereference_rcu(hi->inodes.tbl, &hi->inodes);
-		more = rcu_access_pointer(tbl->future_tbl);
-		rcu_read_unlock();
-		if (!more)
-			break;
-	}
-	KUNIT_EXPECT_FALSE(test, more);
-	*size = hot_track_table_size(hi);
-	return ktime_get_ns() - t;
-}
-
-/*
- * The work of the inode table's worker (rhashtable's deferred resize) as
- * files come and go, twice: 10000 files' items made by their first read,
- * then deleted, then the same again, as a build tree is made and removed
- * over and over.  The worker runs between calls to the hooks, here each
- * 512 files, and is timed apart from them, in ns per file that joined or
- * left.
- */
-static void hot_bench_table_resize_nr(struct kunit *test, unsigned int nr,
-				      unsigned long start_cap)
+static void hot_bench_index_nr(struct kunit *test, unsigned int nr,
+			       u64 stride)
 {
 	struct hot_bench_fs *fs;
-	unsigned int i, round, size, start, untimed;
-	u64 t_grow, t_shrink;
+	unsigned int i, round;
+	u64 t_new, t_del;
+	long bytes;
 
 	fs = hot_bench_fs_create(test, nr);
-	if (start_cap) {
-		/* The table that cap starts it with, then no cap. */
-		hot_track_disable(fs->sb);
-		KUNIT_ASSERT_EQ(test, hot_track_enable_cap(fs->sb, NULL,
-							   start_cap), 0);
-		fs->hi = rcu_dereference_protected(fs->sb->s_hot_info, true);
-		WRITE_ONCE(fs->hi->mem_max, 0);
-		cancel_delayed_work_sync(&fs->hi->update_work);
-	}
-	size = hot_track_table_size(fs->hi);
-	start = size;
+	for (i = 0; i < nr; i++)
+		fs->inodes[i].i_ino = 100 + i * stride;
 	for (round = 1; round <= 2; round++) {
-		t_grow = 0;
-		t_shrink = 0;
-		untimed = 0;
-		for (i = 0; i <= nr; i++) {
-			if (i % 512 == 0 || i == nr)
-				t_grow += hot_bench_table_work(test, fs->hi,
-							       &size, &untimed);
-			if (i < nr)
-				hot_track_io(&fs->inodes[i], 0, SZ_4K, READ);
-		}
+		t_new = ktime_get_ns();
+		for (i = 0; i < nr; i++)
+			hot_track_io(&fs->inodes[i], 0, SZ_4K, READ);
+		t_new = ktime_get_ns() - t_new;
 		KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_inodes), nr);
-		for (i = 0; i <= nr; i++) {
-			if (i % 512 == 0 || i == nr)
-				t_shrink += hot_bench_table_work(test, fs->hi,
-								 &size,
-								 &untimed);
-			if (i < nr)
-				__hot_track_evict_inode(&fs->inodes[i]);
-		}
-		KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_inodes), 0);
-		kunit_info(test, "inode table resize work, %u files from %u buckets, round %u: %llu ns per new file, %llu ns per deleted file, %u resizes untimed\n",
-			   nr, start, round, div_u64(t_grow, nr),
-			   div_u64(t_shrink, nr), untimed);
+		bytes = atomic_long_read(&fs->hi->index_mem);
+		t_del = ktime_get_ns();
+		for (i = 0; i < nr; i++)
+			__hot_track_evict_inode(&fs->inodes[i]);
+		t_del = ktime_get_ns() - t_del;
+		KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->index_mem), 0);
+		kunit_info(test, "inode index, %u files %llu apart, round %u: %llu ns per new file, %llu ns per deleted file, %lu bytes of index per file\n",
+			   nr, stride, round, div_u64(t_new, nr),
+			   div_u64(t_del, nr), bytes / nr);
 		/* The items freed, before the next round makes them again. */
+		flush_work(&fs->hi->free_work);
 		kvfree_rcu_barrier();
 	}
 	hot_bench_fs_destroy(fs);
 }
 
-/*
- * 10000 files: in a table of 64 buckets (the smallest cap's) that grows to
- * 16384, and in one of 16384 (that of a cap of 8 MiB or more, the default
- * with 2 GiB of RAM) that holds them without a resize; then 40000, which
- * make that one grow twice.
- */
-static void hot_bench_table_resize(struct kunit *test)
+static void hot_bench_index(struct kunit *test)
 {
 	hot_bench_skip_unless_enabled(test);
-	hot_bench_table_resize_nr(test, 10000, HOT_MEM_MAX_MIN);
-	hot_bench_table_resize_nr(test, 10000, 0);
-	hot_bench_table_resize_nr(test, 40000, 0);
+	hot_bench_index_nr(test, 10000, 1);
+	hot_bench_index_nr(test, 40000, 1);
+	hot_bench_index_nr(test, 10000, 64);
+	/* On 32-bit, inode numbers past 2^32 are not tracked. */
+	if (BITS_PER_LONG == 64)
+		hot_bench_index_nr(test, 10000, SZ_1M);
 }
 
 static void hot_bench_update_pass(struct kunit *test)
@@ -675,14 +619,13 @@ static void hot_bench_print_op(struct kunit *test, const char *what, u64 t,
 }
 
 /*
- * What the primitives under the hooks and the inode table's locks cost on
- * this machine, in ns per pair or operation: an irq-off section (an insert
- * into or a removal from the table takes one, rht_lock()), a spinlock (the
- * item lock, a per-CPU slot's lock), a bit spinlock inside an irq-off
- * section (a table bucket's lock), a per-CPU counter increment.  Where an
- * irq-off section costs much more than a spinlock (SMP UML, where masking
- * the IPI signal is a host syscall), the table's inserts, removals and
- * resizes cost that much more too.
+ * What the primitives under the hooks' locks cost on this machine, in ns
+ * per pair or operation: an irq-off section, a spinlock (the item lock, the
+ * index lock), a bit spinlock inside an irq-off section (a hash table's
+ * bucket lock, as rhashtable takes it), a per-CPU counter increment.
+ * Where an irq-off section costs much more than a spinlock (SMP UML, where
+ * masking the IPI signal is a host syscall), so does every lock taken with
+ * interrupts off.
  */
 static void hot_bench_primitives(struct kunit *test)
 {
@@ -734,7 +677,7 @@ static struct kunit_case hot_bench_cases[] = {
 	KUNIT_CASE(hot_bench_hook_cpus_same_file),
 	KUNIT_CASE(hot_bench_hook_cpus_own_file),
 	KUNIT_CASE(hot_bench_delete),
-	KUNIT_CASE(hot_bench_table_resize),
+	KUNIT_CASE(hot_bench_index),
 	KUNIT_CASE(hot_bench_primitives),
 	KUNIT_CASE_SLOW(hot_bench_update_pass),
 	KUNIT_CASE_SLOW(hot_bench_lock_hold),

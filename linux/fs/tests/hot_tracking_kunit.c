@@ -445,13 +445,17 @@ static void hot_kunit_io(struct inode *inode, loff_t pos, u64 len, int rw)
 		hot_track_drain(hi);
 }
 
-/* What &hot_info.mem should say of these items and xarray leaf nodes. */
-static long hot_kunit_mem(long inodes, long ranges, long nodes)
+/*
+ * What &hot_info.mem should say of these items and range xarray leaf nodes,
+ * with the inode index's roots and nodes (hot_index_nodes_test() checks
+ * those).
+ */
+static long hot_kunit_mem(struct hot_info *hi, long inodes, long ranges,
+			  long nodes)
 {
-	return inodes * (kmem_cache_size(hot_inode_cachep) +
-			 HOT_INODE_TABLE_BYTES) +
+	return inodes * kmem_cache_size(hot_inode_cachep) +
 	       ranges * kmem_cache_size(hot_range_cachep) +
-	       nodes * sizeof(struct xa_node);
+	       nodes * sizeof(struct xa_node) + atomic_long_read(&hi->index_mem);
 }
 
 static void hot_track_io_test(struct kunit *test)
@@ -468,7 +472,7 @@ static void hot_track_io_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, he->freq.nr_reads, 1);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_ranges), 4);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->mem),
-			hot_kunit_mem(1, 4, 1));
+			hot_kunit_mem(fs->hi, 1, 4, 1));
 
 	hot_kunit_io(fs->inode[0], 2 * SZ_1M, 4096, WRITE);
 	hr = xa_load(&he->ranges, 2);
@@ -567,7 +571,7 @@ static void hot_track_lifetime_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_inodes), 2);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_ranges), 6);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->mem),
-			hot_kunit_mem(2, 6, 1));
+			hot_kunit_mem(fs->hi, 2, 6, 1));
 
 	/* Eviction from the inode cache keeps the heat. */
 	hot_track_evict_inode(fs->inode[0]);
@@ -586,7 +590,7 @@ static void hot_track_lifetime_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_inodes), 1);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_ranges), 1);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->mem),
-			hot_kunit_mem(1, 1, 0));
+			hot_kunit_mem(fs->hi, 1, 1, 0));
 	/* Evicting an untracked inode is harmless. */
 	hot_track_evict_inode(fs->inode[0]);
 
@@ -725,7 +729,7 @@ static void hot_update_test(struct kunit *test)
 	KUNIT_EXPECT_NOT_NULL(test, xa_load(&he->ranges, 0));
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_ranges), 2);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->mem),
-			hot_kunit_mem(1, 2, 1));
+			hot_kunit_mem(fs->hi, 1, 2, 1));
 
 	/* Aging: range 1 idle for 2 minutes goes, range 0 stays. */
 	hot_kunit_set_range(he, 1, ms, now - 120 * s);
@@ -742,246 +746,304 @@ static void hot_update_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->mem), 0);
 }
 
-/* The size of the inode table, in buckets, once its worker is done. */
-static unsigned int hot_kunit_table_size(struct kunit *test,
-					 struct hot_info *hi)
-{
-	struct bucket_table *tbl;
-	unsigned int size, i;
-	bool busy;
+/* Inode number @i of a layout of the index tests. */
+typedef u64 (*hot_kunit_ino_fn)(unsigned int i);
 
-	/*
-	 * The table kicks its worker through an irq_work, and the worker
-	 * queues itself again while a resize has more to do.
-	 */
-	for (i = 0; i < 100; i++) {
-		irq_work_sync(&hi->inodes.run_irq_work);
-		flush_work(&hi->inodes.run_work);
-		rcu_read_lock();
-		tbl = rht_dereference_rcu(hi->inodes.tbl, &hi->inodes);
-		size = tbl->size;
-		busy = rcu_access_pointer(tbl->future_tbl) ||
-		       irq_work_is_pending(&hi->inodes.run_irq_work) ||
-		       work_pending(&hi->inodes.run_work);
-		rcu_read_unlock();
-		if (!busy)
-			break;
-	}
-	KUNIT_EXPECT_FALSE(test, busy);
-	return size;
+/* Files made one after another: ext4 in a group, btrfs in a subvolume. */
+static u64 hot_kunit_ino_seq(unsigned int i)
+{
+	return 1000 + i;
 }
 
-/* Items for @nr files, inode numbers from 1000, read once; or deleted. */
-static void hot_kunit_files(struct hot_kunit_fs *fs, unsigned int nr,
-			    bool delete)
+/* xfs: one file per 64-inode chunk, a leaf node each. */
+static u64 hot_kunit_ino_chunk(unsigned int i)
+{
+	return 128 + 64 * (u64)i;
+}
+
+/* Numbers that differ only above bit 42 (overlayfs xino, FUSE). */
+static u64 hot_kunit_ino_high(unsigned int i)
+{
+	return 1000 + ((u64)i << 42);
+}
+
+/*
+ * Read, or delete, @nr files of root @root, their inode numbers by @ino,
+ * in order.
+ */
+static void hot_kunit_index_files(struct hot_kunit_fs *fs, unsigned int nr,
+				  hot_kunit_ino_fn ino, u32 root, bool delete)
 {
 	struct inode *inode = fs->inode[0];
 	unsigned int i;
 
 	inode->__i_nlink = !delete;
+	inode->i_generation = root;
 	for (i = 0; i < nr; i++) {
-		inode->i_ino = 1000 + i;
+		inode->i_ino = ino(i);
 		if (delete)
 			hot_track_evict_inode(inode);
 		else
 			hot_track_io(inode, 0, SZ_4K, READ);
 	}
 	inode->i_ino = 100;
+	inode->i_generation = 0;
 	inode->__i_nlink = 1;
 	flush_work(&fs->hi->free_work);
 }
 
 /*
- * The inode table keeps its size when files go: shrinking it and growing it
- * again as files come and go moved every item each time.  The update worker
- * shrinks it to fit once it has been less than a quarter full for
- * HOT_TABLE_SPARSE_PASSES passes in a row, never below the size it starts
- * with.
+ * The nodes an xarray holding @nr entries, at @ino(0) < @ino(1) < ... ,
+ * has: one for each group of 64^l indexes that holds one, for every level
+ * l up to the one whose single node holds the largest.
  */
-static void hot_table_trim_test(struct kunit *test)
+static long hot_kunit_xa_nodes(unsigned int nr, hot_kunit_ino_fn ino)
 {
-	struct hot_kunit_fs *fs = test->priv;
-	unsigned int size, i, start, nr;
+	unsigned int level, height = hot_index_height(ino(nr - 1)), i;
+	long nodes = 0;
 
-	/* From the cap of hot_track_mem=1M, whatever the machine's RAM. */
-	hot_track_disable(fs->sb);
-	KUNIT_ASSERT_EQ(test, hot_track_mount_opt(NULL, fs->sb, 1, SZ_1M,
-						  &hot_kunit_type), 0);
-	fs->hi = rcu_dereference_protected(fs->sb->s_hot_info, true);
-	start = hot_kunit_table_size(test, fs->hi);
-	KUNIT_EXPECT_EQ(test, start, hot_table_start_size(SZ_1M));
-	KUNIT_EXPECT_GT(test, start, HOT_TABLE_MIN_SIZE);
-	/* As many files as it starts with buckets: it doubles. */
-	nr = start;
+	for (level = 1; level <= height; level++) {
+		unsigned int shift = level * XA_CHUNK_SHIFT;
 
-	hot_kunit_files(fs, nr, false);
-	KUNIT_ASSERT_EQ(test, atomic_long_read(&fs->hi->nr_inodes), nr);
-	size = hot_kunit_table_size(test, fs->hi);
-	/* Grown to hold them at 75 % at most; four buckets counted each. */
-	KUNIT_EXPECT_GE(test, size * 3, nr * 4);
-	KUNIT_EXPECT_GT(test, size, start);
-	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->mem),
-			hot_kunit_mem(nr, nr, 0));
-
-	hot_kunit_files(fs, nr, true);
-	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_inodes), 0);
-	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->mem), 0);
-	KUNIT_EXPECT_EQ(test, hot_kunit_table_size(test, fs->hi), size);
-
-	/* Sparse for a few passes, then full enough again: it stays. */
-	for (i = 1; i < HOT_TABLE_SPARSE_PASSES; i++)
-		hot_table_trim(fs->hi);
-	KUNIT_EXPECT_EQ(test, fs->hi->table_sparse,
-			HOT_TABLE_SPARSE_PASSES - 1);
-	hot_kunit_files(fs, nr, false);
-	hot_table_trim(fs->hi);
-	KUNIT_EXPECT_EQ(test, fs->hi->table_sparse, 0);
-	KUNIT_EXPECT_EQ(test, hot_kunit_table_size(test, fs->hi), size);
-
-	/*
-	 * Sparse for as many passes in a row: shrunk, no further than the
-	 * size it started with.
-	 */
-	hot_kunit_files(fs, nr, true);
-	for (i = 1; i < HOT_TABLE_SPARSE_PASSES; i++)
-		hot_table_trim(fs->hi);
-	KUNIT_EXPECT_EQ(test, hot_kunit_table_size(test, fs->hi), size);
-	hot_table_trim(fs->hi);
-	KUNIT_EXPECT_EQ(test, hot_kunit_table_size(test, fs->hi), start);
-	KUNIT_EXPECT_EQ(test, fs->hi->table_sparse, 0);
-	for (i = 0; i < HOT_TABLE_SPARSE_PASSES; i++)
-		hot_table_trim(fs->hi);
-	KUNIT_EXPECT_EQ(test, hot_kunit_table_size(test, fs->hi), start);
-}
-
-/* The longest chain of 4096 keys made by @key(i) in a table of 1024. */
-static unsigned int hot_kunit_chain_max(struct kunit *test, u32 seed,
-					void (*key)(unsigned int i,
-						    struct hot_inode_key *k))
-{
-	unsigned int *nr, i, longest = 0;
-	struct hot_inode_key k;
-
-	nr = kunit_kcalloc(test, 1024, sizeof(*nr), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, nr);
-	for (i = 0; i < 4096; i++) {
-		key(i, &k);
-		longest = max(longest,
-			      ++nr[hot_inode_hashfn(&k, sizeof(k), seed) & 1023]);
+		for (i = 0; i < nr; i++)
+			if (!i || ino(i) >> shift != ino(i - 1) >> shift)
+				nodes++;
 	}
-	return longest;
+	return nodes;
 }
 
-/* One btrfs subvolume's files. */
-static void hot_kunit_key_seq(unsigned int i, struct hot_inode_key *k)
+/* The nodes of the xarray below @entry, a node or an entry, walked. */
+static long hot_kunit_walk_nodes(void *entry)
 {
-	k->root = 5;
-	k->ino = 256 + i;
+	struct xa_node *node;
+	long nodes = 1;
+	unsigned int i;
+
+	if (!xa_is_node(entry))
+		return 0;
+	node = xa_to_node(entry);
+	for (i = 0; i < XA_CHUNK_SIZE; i++)
+		nodes += hot_kunit_walk_nodes(rcu_dereference_raw(node->slots[i]));
+	return nodes;
 }
 
-/* xfs: inode numbers of one file per 64-inode chunk. */
-static void hot_kunit_key_chunk(unsigned int i, struct hot_inode_key *k)
+/* The bytes the inode index of @hi really takes: its roots and nodes. */
+static long hot_kunit_index_bytes(struct hot_info *hi)
 {
-	k->root = 0;
-	k->ino = 128 + 64 * (u64)i;
-}
+	struct hot_root *root;
+	unsigned long id;
+	long nodes, roots = 0;
 
-/* 64 snapshots of one subvolume: the same numbers in every root. */
-static void hot_kunit_key_snap(unsigned int i, struct hot_inode_key *k)
-{
-	k->root = 256 + i / 64;
-	k->ino = 256 + i % 64;
-}
-
-/* Inode numbers that differ only above bit 42 (overlayfs xino, FUSE). */
-static void hot_kunit_key_high(unsigned int i, struct hot_inode_key *k)
-{
-	k->root = 0;
-	k->ino = 1000 + ((u64)i << 42);
-}
-
-/* Roots that differ only above bit 40. */
-static void hot_kunit_key_root_high(unsigned int i, struct hot_inode_key *k)
-{
-	k->root = (u64)i << 40;
-	k->ino = 257;
+	rcu_read_lock();
+	nodes = hot_kunit_walk_nodes(rcu_dereference_raw(hi->roots.xa_head));
+	xa_for_each(&hi->roots, id, root) {
+		nodes += hot_kunit_walk_nodes(rcu_dereference_raw(root->inodes.xa_head));
+		roots++;
+	}
+	rcu_read_unlock();
+	return nodes * sizeof(struct xa_node) + roots * hot_root_bytes();
 }
 
 /*
- * The inode table's hash spreads the keys of common layouts over its
- * buckets like a random function (an average chain of 4 here, the longest
- * 14 with these seeds), short of the 16 items at which rhashtable rehashes
- * with another seed, whatever the seed; keys that differ only in their
- * high bits too.  The compare takes both halves of the key.
+ * The inode index counts in &hot_info.mem the nodes its xarrays have (a
+ * walk of them tells), for dense and sparse inode numbers and numbers 2^42
+ * apart, in root 0 and in one of a btrfs subvolume's, and nothing once the
+ * files are gone, the root with them.
  */
-static void hot_inode_hash_test(struct kunit *test)
+static void hot_index_nodes_test(struct kunit *test)
 {
-	static const u32 seeds[] = { 0, 1, 0xdeadbeef, U32_MAX };
-	static void (* const layouts[])(unsigned int i,
-					struct hot_inode_key *k) = {
-		hot_kunit_key_seq, hot_kunit_key_chunk, hot_kunit_key_snap,
-		hot_kunit_key_high, hot_kunit_key_root_high,
+	static const struct {
+		hot_kunit_ino_fn ino;
+		unsigned int nr;
+	} layouts[] = {
+		{ hot_kunit_ino_seq, 1000 },
+		{ hot_kunit_ino_chunk, 300 },
+		{ hot_kunit_ino_high, 300 },
 	};
-	struct hot_inode_item he = { .key = { .root = 5, .ino = 300 } };
-	struct hot_inode_key key = he.key;
-	struct rhashtable_compare_arg arg = { .key = &key };
-	unsigned int i, j;
+	struct hot_kunit_fs *fs = test->priv;
+	struct hot_info *hi = fs->hi;
+	unsigned int i, root;
+	long bytes;
 
-	for (i = 0; i < ARRAY_SIZE(seeds); i++) {
-		for (j = 0; j < ARRAY_SIZE(layouts); j++)
-			KUNIT_EXPECT_LT(test,
-					hot_kunit_chain_max(test, seeds[i],
-							    layouts[j]), 16);
+	for (i = 0; i < ARRAY_SIZE(layouts); i++) {
+		if (BITS_PER_LONG < 64 &&
+		    layouts[i].ino(layouts[i].nr - 1) > ULONG_MAX)
+			continue;
+		for (root = 0; root <= 5; root += 5) {
+			hot_kunit_index_files(fs, layouts[i].nr, layouts[i].ino,
+					      root, false);
+			KUNIT_EXPECT_EQ(test, atomic_long_read(&hi->nr_inodes),
+					layouts[i].nr);
+			bytes = hot_kunit_index_bytes(hi);
+			KUNIT_EXPECT_EQ_MSG(test,
+					    atomic_long_read(&hi->index_mem),
+					    bytes, "layout %u root %u", i, root);
+			/* The walk agrees with the layout's own count. */
+			KUNIT_EXPECT_EQ(test, bytes,
+					(hot_kunit_xa_nodes(layouts[i].nr,
+							    layouts[i].ino) +
+					 (root ? 1 : 0)) *
+					sizeof(struct xa_node) +
+					hot_root_bytes());
+			KUNIT_EXPECT_EQ(test, atomic_long_read(&hi->mem),
+					layouts[i].nr *
+					(kmem_cache_size(hot_inode_cachep) +
+					 kmem_cache_size(hot_range_cachep)) +
+					bytes);
+			kunit_info(test, "layout %u: %lu bytes per item\n", i,
+				   atomic_long_read(&hi->mem) / layouts[i].nr);
+
+			hot_kunit_index_files(fs, layouts[i].nr, layouts[i].ino,
+					      root, true);
+			KUNIT_EXPECT_EQ(test, atomic_long_read(&hi->nr_inodes),
+					0);
+			KUNIT_EXPECT_EQ(test, atomic_long_read(&hi->index_mem),
+					0);
+			KUNIT_EXPECT_EQ(test, atomic_long_read(&hi->mem), 0);
+			KUNIT_EXPECT_TRUE(test, xa_empty(&hi->roots));
+		}
 	}
-	KUNIT_EXPECT_EQ(test, hot_inode_cmpfn(&arg, &he), 0);
-	key.root = 6;
-	KUNIT_EXPECT_NE(test, hot_inode_cmpfn(&arg, &he), 0);
-	key.root = 5;
-	key.ino = 301;
-	KUNIT_EXPECT_NE(test, hot_inode_cmpfn(&arg, &he), 0);
-	key.ino = 300 + BIT_ULL(32);
-	KUNIT_EXPECT_NE(test, hot_inode_cmpfn(&arg, &he), 0);
+}
+
+/* Read, or delete, the file of inode number @ino of root 0. */
+static void hot_kunit_index_file(struct hot_kunit_fs *fs, u64 ino,
+				 bool delete)
+{
+	struct inode *inode = fs->inode[0];
+
+	inode->i_ino = ino;
+	inode->__i_nlink = !delete;
+	if (delete)
+		hot_track_evict_inode(inode);
+	else
+		hot_track_io(inode, 0, SZ_4K, READ);
+	inode->i_ino = 100;
+	inode->__i_nlink = 1;
 }
 
 /*
- * The inode table starts with as many buckets as 1/32 of the cap holds, a
- * power of two from 64 to 16384, from the cap of hot_track_mem= where it is
- * given.
+ * The count never falls short of the nodes the index has: after the file
+ * with the largest number goes, it may keep the levels that file needed
+ * (the xarray gives them back), at most until the root is empty.  Inode
+ * number 0, which the xarray keeps in its head, counts too.
  */
-static void hot_table_start_size_test(struct kunit *test)
+static void hot_index_height_test(struct kunit *test)
+{
+	const long node = sizeof(struct xa_node);
+	struct hot_kunit_fs *fs = test->priv;
+	struct hot_info *hi = fs->hi;
+
+	KUNIT_EXPECT_EQ(test, hot_index_height(0), 0);
+	KUNIT_EXPECT_EQ(test, hot_index_height(1), 1);
+	KUNIT_EXPECT_EQ(test, hot_index_height(XA_CHUNK_SIZE - 1), 1);
+	KUNIT_EXPECT_EQ(test, hot_index_height(XA_CHUNK_SIZE), 2);
+	KUNIT_EXPECT_EQ(test, hot_index_height(ULONG_MAX), HOT_INDEX_LEVELS);
+
+	/* 100 and 101: one leaf under a node of two levels. */
+	hot_kunit_index_file(fs, 100, false);
+	hot_kunit_index_file(fs, 101, false);
+	KUNIT_EXPECT_EQ(test, hot_kunit_index_bytes(hi),
+			hot_root_bytes() + 2 * node);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&hi->index_mem),
+			hot_kunit_index_bytes(hi));
+	/* 5: a leaf of its own, under the same top node. */
+	hot_kunit_index_file(fs, 5, false);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&hi->index_mem),
+			hot_root_bytes() + 3 * node);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&hi->index_mem),
+			hot_kunit_index_bytes(hi));
+	hot_kunit_index_file(fs, 100, true);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&hi->index_mem),
+			hot_kunit_index_bytes(hi));
+	/* 101 goes: the xarray shrinks to a leaf; 2 nodes counted. */
+	hot_kunit_index_file(fs, 101, true);
+	KUNIT_EXPECT_EQ(test, hot_kunit_index_bytes(hi),
+			hot_root_bytes() + node);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&hi->index_mem),
+			hot_root_bytes() + 2 * node);
+	hot_kunit_index_file(fs, 5, true);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&hi->index_mem), 0);
+
+	/* 0, in the head, then 7: a leaf; then 0 goes, then 7. */
+	hot_kunit_index_file(fs, 0, false);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&hi->index_mem),
+			hot_kunit_index_bytes(hi));
+	hot_kunit_index_file(fs, 7, false);
+	KUNIT_EXPECT_EQ(test, hot_kunit_index_bytes(hi),
+			hot_root_bytes() + node);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&hi->index_mem),
+			hot_kunit_index_bytes(hi));
+	hot_kunit_index_file(fs, 0, true);
+	KUNIT_EXPECT_GE(test, atomic_long_read(&hi->index_mem),
+			hot_kunit_index_bytes(hi));
+	hot_kunit_index_file(fs, 7, true);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&hi->index_mem), 0);
+	flush_work(&hi->free_work);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&hi->mem), 0);
+}
+
+/*
+ * A root whose last item goes is freed even if its xarray still has nodes
+ * without entries, as an insertion that failed for want of memory leaves
+ * (made here by xas_create_range()): it is told empty by its count, not by
+ * xa_empty(), and xa_destroy() frees those nodes with it.
+ */
+static void hot_index_leftover_test(struct kunit *test)
 {
 	struct hot_kunit_fs *fs = test->priv;
-	/* The cap that makes a table of 2^n buckets. */
-	const unsigned long per = HOT_TABLE_BUCKET_BYTES << HOT_TABLE_CAP_SHIFT;
+	struct hot_info *hi = fs->hi;
+	struct hot_root *root;
 
-	KUNIT_EXPECT_EQ(test, hot_table_start_size(0), HOT_TABLE_MIN_SIZE);
-	KUNIT_EXPECT_EQ(test, hot_table_start_size(HOT_MEM_MAX_MIN),
-			HOT_TABLE_MIN_SIZE);
-	KUNIT_EXPECT_EQ(test, hot_table_start_size(128 * per - 1),
-			HOT_TABLE_MIN_SIZE);
-	KUNIT_EXPECT_EQ(test, hot_table_start_size(128 * per), 128);
-	KUNIT_EXPECT_EQ(test, hot_table_start_size(2048 * per), 2048);
-	KUNIT_EXPECT_EQ(test, hot_table_start_size(3072 * per), 2048);
-	KUNIT_EXPECT_EQ(test, hot_table_start_size(16384 * per), 16384);
-	KUNIT_EXPECT_EQ(test, hot_table_start_size(LONG_MAX), 16384);
-	/* 1/32 of the cap on 64-bit, where a bucket takes 16 bytes. */
-	if (sizeof(long) == 8) {
-		KUNIT_EXPECT_EQ(test, hot_table_start_size(SZ_1M), 2048);
-		KUNIT_EXPECT_EQ(test, hot_table_start_size(SZ_8M), 16384);
+	hot_kunit_index_file(fs, 300, false);
+	rcu_read_lock();
+	root = hot_root_lookup(hi, 0);
+	rcu_read_unlock();
+	KUNIT_ASSERT_NOT_NULL(test, root);
+	{
+		XA_STATE(xas, &root->inodes, BIT(30));
+
+		do {
+			xas_lock(&xas);
+			xas_create_range(&xas);
+			xas_unlock(&xas);
+		} while (xas_nomem(&xas, GFP_KERNEL));
+		KUNIT_ASSERT_FALSE(test, xas_error(&xas));
 	}
-	KUNIT_EXPECT_EQ(test, fs->hi->inodes.p.min_size,
-			hot_table_start_size(sysctl_hot_mem_max));
-	KUNIT_EXPECT_EQ(test, hot_track_table_size(fs->hi),
-			fs->hi->inodes.p.min_size);
+	KUNIT_EXPECT_GT(test, hot_kunit_index_bytes(hi),
+			atomic_long_read(&hi->index_mem));
+	hot_kunit_index_file(fs, 300, true);
+	KUNIT_EXPECT_TRUE(test, xa_empty(&hi->roots));
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&hi->index_mem), 0);
+	flush_work(&hi->free_work);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&hi->mem), 0);
+}
 
-	/* Turned on with hot_track_mem=1M: from that cap. */
-	hot_track_disable(fs->sb);
-	KUNIT_ASSERT_EQ(test, hot_track_mount_opt(NULL, fs->sb, 1, SZ_1M,
-						  &hot_kunit_type), 0);
-	fs->hi = rcu_dereference_protected(fs->sb->s_hot_info, true);
-	KUNIT_EXPECT_EQ(test, fs->hi->mem_max, SZ_1M);
-	KUNIT_EXPECT_EQ(test, hot_track_table_size(fs->hi),
-			hot_table_start_size(SZ_1M));
+/*
+ * On 32-bit, a file whose inode number or root does not fit an xarray index
+ * is not tracked, as an internal file is not: no item, not counted as one
+ * not made (which would hold hot_track_seen_all() back), and
+ * hot_track_range_temp() says so.  On 64-bit it is tracked.
+ */
+static void hot_index_fits_test(struct kunit *test)
+{
+	struct hot_kunit_fs *fs = test->priv;
+	struct inode *inode = fs->inode[0];
+	struct hot_inode_key key = { .ino = BIT_ULL(40) + 7 };
+	u32 temp;
+
+	inode->i_ino = key.ino;
+	hot_track_io(inode, 0, SZ_4K, READ);
+	KUNIT_EXPECT_EQ(test, !!hot_kunit_item(fs, 0), BITS_PER_LONG == 64);
+	KUNIT_EXPECT_FALSE(test, fs->hi->refused);
+	KUNIT_EXPECT_EQ(test, hot_track_range_temp(fs->sb, &key, 0, &temp),
+			BITS_PER_LONG == 64 ? 0 : -EOVERFLOW);
+	/* A root that does not fit. */
+	inode->i_ino = 100;
+	inode->i_generation = 0;
+	key.ino = 100;
+	key.root = BIT_ULL(33);
+	KUNIT_EXPECT_EQ(test, hot_track_range_temp(fs->sb, &key, 0, &temp),
+			BITS_PER_LONG == 64 ? -ENODATA : -EOVERFLOW);
 }
 
 /*
@@ -1326,7 +1388,7 @@ static void hot_mem_cap_test(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, he);
 	KUNIT_EXPECT_EQ(test, he->nr_nodes, 3);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->mem),
-			hot_kunit_mem(1, 4, 3));
+			hot_kunit_mem(fs->hi, 1, 4, 3));
 
 	/*
 	 * The coldest, range 64, goes first, and its leaf node with it: the
@@ -1336,7 +1398,7 @@ static void hot_mem_cap_test(struct kunit *test)
 		hot_kunit_set_range(he, index[i],
 				    i == 2 ? NSEC_PER_SEC : NSEC_PER_MSEC, now);
 	/* A cap whose seven eighths leave room for the three others. */
-	cap = DIV_ROUND_UP(hot_kunit_mem(1, 3, 2) * HOT_MEM_ROOM,
+	cap = DIV_ROUND_UP(hot_kunit_mem(fs->hi, 1, 3, 2) * HOT_MEM_ROOM,
 			   HOT_MEM_ROOM - 1);
 	sysctl_hot_mem_max = cap;
 	mod_delayed_work(system_dfl_wq, &fs->hi->update_work, 0);
@@ -1345,12 +1407,12 @@ static void hot_mem_cap_test(struct kunit *test)
 	KUNIT_EXPECT_NOT_NULL(test, xa_load(&he->ranges, index[1]));
 	KUNIT_EXPECT_EQ(test, he->nr_nodes, 2);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->mem),
-			hot_kunit_mem(1, 3, 2));
+			hot_kunit_mem(fs->hi, 1, 3, 2));
 	KUNIT_EXPECT_LE(test, atomic_long_read(&fs->hi->mem),
 			cap - cap / HOT_MEM_ROOM);
 
 	/* At the cap: no new item, counted; existing items still count I/O. */
-	sysctl_hot_mem_max = hot_kunit_mem(1, 3, 2);
+	sysctl_hot_mem_max = hot_kunit_mem(fs->hi, 1, 3, 2);
 	hot_kunit_io(fs->inode[0], 5ULL << HOT_RANGE_SHIFT, SZ_4K, READ);
 	hot_kunit_io(fs->inode[1], 0, SZ_4K, READ);
 	KUNIT_EXPECT_NULL(test, xa_load(&he->ranges, 5));
@@ -1361,7 +1423,7 @@ static void hot_mem_cap_test(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, hr);
 	KUNIT_EXPECT_EQ(test, hr->freq.nr_reads, 11);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->mem),
-			hot_kunit_mem(1, 3, 2));
+			hot_kunit_mem(fs->hi, 1, 3, 2));
 	sysctl_hot_mem_max = saved;
 }
 
@@ -2109,7 +2171,7 @@ static void hot_concurrent_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->nr_ranges),
 			HOT_KUNIT_RANGES);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&fs->hi->mem),
-			hot_kunit_mem(1, HOT_KUNIT_RANGES, 1));
+			hot_kunit_mem(fs->hi, 1, HOT_KUNIT_RANGES, 1));
 }
 
 struct hot_kunit_drainer {
@@ -2403,16 +2465,6 @@ static void hot_seen_all_test(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, hot_track_seen_all(fs->sb));
 	fs->hi->refused_at = ktime_get_boottime_seconds() - kick_secs - 1;
 	KUNIT_EXPECT_TRUE(test, hot_track_seen_all(fs->sb));
-	/*
-	 * An inode item that the table does not take: past max_elems an
-	 * rhashtable insert fails with -E2BIG, as when it cannot grow.
-	 */
-	WRITE_ONCE(fs->hi->mem_max, 2 * HOT_MEM_MAX_MIN);
-	fs->hi->refused = false;
-	fs->hi->inodes.max_elems = atomic_read(&fs->hi->inodes.nelems);
-	hot_track_io(fs->inode[1], 0, 1, READ);
-	KUNIT_EXPECT_TRUE(test, fs->hi->refused);
-	KUNIT_EXPECT_FALSE(test, hot_track_seen_all(fs->sb));
 }
 
 static struct kunit_case hot_track_test_cases[] = {
@@ -2426,9 +2478,10 @@ static struct kunit_case hot_track_test_cases[] = {
 	KUNIT_CASE(hot_internal_inode_test),
 	KUNIT_CASE(hot_track_writeback_test),
 	KUNIT_CASE(hot_track_lifetime_test),
-	KUNIT_CASE(hot_table_trim_test),
-	KUNIT_CASE(hot_table_start_size_test),
-	KUNIT_CASE(hot_inode_hash_test),
+	KUNIT_CASE(hot_index_nodes_test),
+	KUNIT_CASE(hot_index_height_test),
+	KUNIT_CASE(hot_index_leftover_test),
+	KUNIT_CASE(hot_index_fits_test),
 	KUNIT_CASE(hot_temp_bucket_test),
 	KUNIT_CASE(hot_update_test),
 	KUNIT_CASE(hot_new_item_test),

@@ -15,7 +15,6 @@
 #include <linux/fs_context.h>
 #include <linux/jump_label.h>
 #include <linux/percpu_counter.h>
-#include <linux/rhashtable-types.h>
 #include <linux/rcupdate.h>
 #include <linux/seqlock.h>
 #include <linux/spinlock.h>
@@ -143,10 +142,9 @@ struct hot_inode_key {
  * @ranges: the file's &struct hot_range_item, indexed by range number.  Its
  *	xa_lock is the item lock: it protects @freq, the ranges' frequency
  *	data and @dead.
- * @node: link in &hot_info.inodes.
- * @key: the file's key in &hot_info.inodes.  The item outlives the
- *	in-memory inode, whose eviction from the inode cache does not make
- *	its data any colder; it goes when the file is deleted.
+ * @key: the file's key in the inode index (&hot_info.roots).  The item
+ *	outlives the in-memory inode, whose eviction from the inode cache
+ *	does not make its data any colder; it goes when the file is deleted.
  * @wb_start: when the current writeback pass over the file began, in ns;
  *	a pass counts one write per range and one for the inode: those whose
  *	last write is older.
@@ -163,7 +161,7 @@ struct hot_inode_key {
  *	lock.
  * @generation: the file's generation (&inode.i_generation) when the item
  *	was made: with @key it names the file across umounts and reboots.
- * @dead: set once the item left &hot_info.inodes; no range is added after.
+ * @dead: set once the item left the inode index; no range is added after.
  * @folded: the number, 1 to 255 (&hot_info.nr_folds % 255 + 1), of the
  *	update pass that last added the pending accesses of the item and its
  *	ranges to their scores, 0 before any; under &hot_info.map_lock.  A
@@ -178,7 +176,6 @@ struct hot_inode_key {
 struct hot_inode_item {
 	struct hot_freq freq;
 	struct xarray ranges;
-	struct rhash_head node;
 	struct hot_inode_key key;
 	u64 wb_start;
 	u32 temp;
@@ -235,19 +232,72 @@ struct hot_pass {
 };
 
 /**
+ * struct hot_index_nodes - the nodes of an xarray of the inode index that
+ *	&hot_info.mem counts
+ * @groups: groups of indexes that hold an entry, at every level: groups of
+ *	64, 64^2, and so on up to one of every index (XA_CHUNK_SHIFT bits a
+ *	level), however many levels the xarray has.
+ * @height: the levels of nodes the largest index held since the xarray was
+ *	last empty needs.
+ * @spare: nodes counted for insertions that failed for want of memory, as
+ *	many as each may have left without an entry, up to a bound, until the
+ *	xarray goes.
+ * @nodes: the nodes counted: @groups less the levels above @height, whose
+ *	one group each has no node, and @spare; more than the xarray has by at
+ *	most one a level between the height it has and @height, but for what
+ *	failed insertions left, which @spare counts up to its bound.
+ *
+ * Under the lock of the xarray counted.
+ */
+struct hot_index_nodes {
+	unsigned long groups;
+	unsigned long spare;
+	unsigned long nodes;
+	unsigned int height;
+};
+
+/**
+ * struct hot_root - the inode items of one root of a superblock
+ * @inodes: the &struct hot_inode_item of the root, by inode number.  Its
+ *	xa_lock is the index lock.
+ * @nodes: the nodes of @inodes counted in &hot_info.mem.
+ * @id: &hot_inode_key.root of the items: 0 on filesystems without roots;
+ *	a btrfs subvolume's objectid.
+ * @dead: set, under the index lock, when the last item of the root left it
+ *	(or the one it was made for did not join it); the root then leaves
+ *	&hot_info.roots and is freed after a grace period, and one that wants
+ *	to add an item makes a new root.
+ * @rcu: frees the root after an RCU grace period.
+ */
+struct hot_root {
+	struct xarray inodes;
+	struct hot_index_nodes nodes;
+	u64 id;
+	bool dead;
+	struct rcu_head rcu;
+};
+
+/**
  * struct hot_info - hot data tracking state of one superblock
  * @sb: the superblock.
  * @type: what the filesystem tells hot data tracking, or NULL.
- * @inodes: the &struct hot_inode_item of the superblock, by &hot_inode_key.
+ * @roots: the inode index: &struct hot_root by id (&hot_inode_key.root; 0,
+ *	the only one, on filesystems without roots, &hot_type.inode_root).
+ *	Its lock is taken after an index lock is let go (see
+ *	fs/hot_tracking.c).
+ * @root0: root 0 of @roots, or NULL, for lookups without a walk of it;
+ *	set and cleared under its lock.
+ * @root_nodes: the nodes of @roots counted in @mem; under its lock.
+ * @index_mem: the bytes of @mem that the inode index takes: its roots and
+ *	the nodes of its xarrays.
  * @mem: bytes used by the items of this superblock: their slab objects,
- *	the leaf nodes of the range xarrays, and the bytes of four hash-table
- *	buckets per inode item, each bucket at twice its size (the allocator
- *	rounds a table up to twice its size at most).
+ *	the leaf nodes of the range xarrays, the roots and the nodes of the
+ *	inode index (&struct hot_index_nodes).
  * @nr_inodes: number of inode items.
  * @nr_ranges: number of range items.
  * @enabled_at: when tracking was turned on, in ns of hot_clock_ns().
  * @refused_at: when an item was last not made (at the cap, out of memory,
- *	or by an inode table that could not take it), in seconds of
+ *	or by an inode index that could not take it), in seconds of
  *	CLOCK_BOOTTIME, if @refused.
  * @refused: whether an item was ever not made.
  * @seen_all: set once hot_track_seen_all() found tracking on for longer
@@ -301,13 +351,14 @@ struct hot_pass {
  *	cap can free; under @map_lock, read without it by the shrinker.
  * @shrink_keep: items the shrinker leaves: the hottest eighth of those the
  *	last update pass put in the heat maps, at least 64; set by the pass.
- * @table_sparse: update passes in a row that found @inodes less than a
- *	quarter full; the update worker's (hot_table_trim()).
  */
 struct hot_info {
 	struct super_block *sb;
 	const struct hot_type *type;
-	struct rhashtable inodes;
+	struct xarray roots;
+	struct hot_root __rcu *root0;
+	struct hot_index_nodes root_nodes;
+	atomic_long_t index_mem;
 	atomic_long_t mem;
 	atomic_long_t nr_inodes;
 	atomic_long_t nr_ranges;
@@ -339,7 +390,6 @@ struct hot_info {
 	struct shrinker *shrinker;
 	unsigned long nr_mapped;
 	unsigned long shrink_keep;
-	unsigned int table_sparse;
 };
 
 /**

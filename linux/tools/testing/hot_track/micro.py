@@ -33,9 +33,9 @@ SIZE = re.compile(r"# hot_bench_item_size: (\w+) item: (\d+) bytes "
 DELETE = re.compile(r"# hot_bench_delete: deleted file of one range: hook "
                     r"(\d+), free work (\d+), after a grace period (\d+), "
                     r"in all (\d+) ns per file")
-RESIZE = re.compile(r"# hot_bench_table_resize: inode table resize work, "
-                    r"(?:(\d+ files(?: from \d+ buckets)?), )?round (\d+): "
-                    r"(\d+) ns per new file, (\d+) ns per deleted file")
+INDEX = re.compile(r"# hot_bench_index: inode index, (\d+ files \d+ apart), "
+                   r"round (\d+): (\d+) ns per new file, (\d+) ns per "
+                   r"deleted file, (\d+) bytes of (?:nodes|index) per file")
 PRIM = re.compile(r"# hot_bench_primitives: (.+): ([\d.]+) ns per operation")
 DONE = re.compile(r"^\[[ \d.]+\] (not )?ok \d+ hot_track_benchmark")
 STALL = re.compile(r"rcu: INFO: rcu_\w+ (self-)?detected stall")
@@ -65,15 +65,15 @@ def parse(paths):
                     access.setdefault(("deleted file of one range, "
                                        "eviction hook, per file", cpus),
                                       []).append(float(m[1]))
-                m = RESIZE.search(line)
+                m = INDEX.search(line)
                 if m:
-                    files = "%s, " % m[1] if m[1] else ""
                     for what, ns in (("new file", m[3]),
                                      ("deleted file", m[4])):
-                        access.setdefault(("%s, inode table resize work, "
-                                           "%sround %s, per file" %
-                                           (what, files, m[2]), cpus),
-                                          []).append(float(ns))
+                        access.setdefault(("%s, inode index, %s, round %s, "
+                                           "per file" % (what, m[1], m[2]),
+                                           cpus), []).append(float(ns))
+                    sizes["inode index, %s, bytes per file" % m[1]] = \
+                        (int(m[5]), None)
                 m = PASS.search(line)
                 if m:
                     passes.setdefault((int(m[1]), cpus), []).append(
@@ -127,7 +127,8 @@ def main():
              "|---|---|---|---|"]
     for item, (size, obj) in sorted(sizes.items()):
         target = "<= 64" if item == "range" else ""
-        lines.append("| %s | %d | %d | %s |" % (item, size, obj, target))
+        lines.append("| %s | %d | %s | %s |" %
+                     (item, size, "" if obj is None else obj, target))
     lines += ["", "## I/O hook, ns per recorded access", "",
               "Target: under 100 ns uncontended, flat as CPUs are added.", "",
               "| measurement | CPUs | median | min | max |",
@@ -140,8 +141,8 @@ def main():
             lines.append("| %s | %d | %s |" % (what, cpus, stat(values)))
     lines += ["", "## A small file's life, and reads with cold caches", "",
               "ns per file (its first read, the eviction hook of its "
-              "deletion, the work of the inode table's worker that "
-              "resizes it as files come and go) or per read (each after "
+              "deletion, the inode index as files come and go) or per "
+              "read (each after "
               "a sweep of 32 MiB that "
               "evicts the data caches up to L2 and the data TLB, on a "
               "superblock that tracks and on one that does not); no "
@@ -154,7 +155,7 @@ def main():
             lines.append("| %s | %d | %s |" % (what, cpus, stat(values)))
     if prims:
         lines += ["", "## Primitives, ns per operation", "",
-                  "What the hooks' and the inode table's locks are made of "
+                  "What the hooks' and the inode index's locks are made of "
                   "(hot_bench_primitives): on SMP UML an irq-off section "
                   "masks a host signal, a system call each way; no target.",
                   "", "| primitive | CPUs | median | min | max |",

@@ -1171,7 +1171,7 @@ struct formats_look {
  * unless stats did not change meanwhile and its counts are the lines of
  * inode_stat and range_stat.  A dump misses items freed or made while it is
  * read (the free work of a deleted file from a test before, an update pass
- * aging out), and may show one twice across a resize of the table.
+ * aging out).
  */
 static bool formats_look(void *arg)
 {
