@@ -390,7 +390,9 @@ static struct hot_root *hot_root_get(struct hot_info *hi, u64 id)
  * Take dead root @root out of &hot_info.roots, if a new one did not take
  * its place, and free it after a grace period, with the nodes that failed
  * insertions left in it.  Called once, by whoever made it dead, or by
- * hot_index_destroy().
+ * hot_index_destroy(), without its index lock (xa_destroy() takes it) but
+ * maybe under an item lock and &hot_info.map_lock; readers under RCU may
+ * still see it, dead and empty, until the grace period ends.
  */
 static void hot_root_free(struct hot_info *hi, struct hot_root *root)
 {
@@ -2657,7 +2659,9 @@ static bool hot_update_inode(struct hot_info *hi, struct hot_inode_item *he,
  * items to let others run, and whenever @fn returns true: @fn is then
  * called again for the item at its key after the break, if any (the same
  * item, unless it was freed meanwhile), else for the next one.  Items added
- * or removed meanwhile may be missed; none is visited twice but so.
+ * or removed meanwhile may be missed; an item is met again only when @fn
+ * asked for it.  A root is looked up again by id after each break: it may
+ * have been freed with its last item, or made again.
  * Process context.
  */
 typedef bool (*hot_inode_fn)(struct hot_info *hi, struct hot_inode_item *he,
