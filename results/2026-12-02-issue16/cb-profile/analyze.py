@@ -47,7 +47,7 @@ for k in keys:
     mean = s / rounds
     sd = math.sqrt(sum((x - mean) ** 2 for x in diff) / (rounds - 1)) if rounds > 1 else 0
     rows.append((s, k, sum(on), sum(off), sd))
-rows.sort(key=lambda r: -r[0])
+rows.sort(key=lambda r: (-r[0], r[1]))
 T = sum(tot[B])
 print(f'{"delta":>7} {A:>7} {B:>7} {"%" + B:>7} sd/round  dso sym')
 for s, k, on, off, sd in rows[:45]:
@@ -71,7 +71,6 @@ print('host kernel:')
 kk = [r for r in rows if r[1][0] == '[kernel.kallsyms]']
 for s, k, on, off, sd in kk[:25] + kk[-8:]:
     print(f'{s:7d} {on:7d} {off:7d} sd {sd:6.1f}  {k[1]}')
-d = [a - b for a, b in zip(tot[A], tot[B])]
 rel = [100 * (a - b) / b for a, b in zip(tot[A], tot[B])]
 m = statistics.mean(rel); s = statistics.stdev(rel)
 h = stats.t.ppf(0.975, len(rel) - 1) * s / math.sqrt(len(rel))
