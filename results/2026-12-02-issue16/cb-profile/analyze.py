@@ -1,8 +1,18 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
 # Per-symbol samples of the UML guest's host processes (perf data of
-# run.sh or run2.sh), A against B (on against off by default), summed over
-# rounds, with the per-round spread: analyze.py FS ROUNDS [A B]
+# run2.sh, or of its earlier form, NOTES.md), A against B (on against off
+# by default), summed over rounds, with the per-round spread:
+# analyze.py FS ROUNDS [A B]
+#
+# The CI of the total samples is a t interval of the per-round percentage
+# differences, not report.py's cpu_overhead() (a mean of log ratios); at
+# these sizes the two differ in the second decimal.
+#
+# symbols.txt was made by an earlier form of this file, whose filter of the
+# tracking symbols missed the __hot_* ones and whose by-dso line listed
+# each guest process (#N) apart; the perf data were not kept, so it cannot
+# be made again with this one (NOTES.md gives the missed symbol).
 import collections
 import math
 import statistics
@@ -55,17 +65,20 @@ for s, k, on, off, sd in rows[:45]:
 print('...')
 for s, k, on, off, sd in rows[-15:]:
     print(f'{s:7d} {on:7d} {off:7d} {100*s/T:6.3f}% {sd:7.1f}  {k[0]} {k[1]}')
+def dso(k):
+    # UML's guest processes are host threads named #N: one row for all
+    return '#user' if k[0].startswith('#') else k[0]
 by = collections.Counter()
 for s, k, on, off, sd in rows:
-    by[k[0]] += s
+    by[dso(k)] += s
 print('by dso:', by.most_common(8))
 tot_dso = collections.defaultdict(lambda: [0, 0])
 for s, k, on, off, sd in rows:
-    tot_dso[k[0] if not k[0].startswith('#') else '#user'][0] += on
-    tot_dso[k[0] if not k[0].startswith('#') else '#user'][1] += off
+    tot_dso[dso(k)][0] += on
+    tot_dso[dso(k)][1] += off
 for k, (on, off) in sorted(tot_dso.items(), key=lambda x: -x[1][1])[:10]:
     print(f'{k:24s} {A} {on:7d} {B} {off:7d} delta {on-off:6d} ({100*(on-off)/max(off,1):+.2f} %)')
-hot = [r for r in rows if r[1][0] == 'linux' and r[1][1].startswith('hot_')]
+hot = [r for r in rows if r[1][0] == 'linux' and r[1][1].lstrip('_').startswith('hot_')]
 print('hot_* symbols:', sum(r[2] for r in hot), [(r[1][1], r[2]) for r in hot])
 print('host kernel:')
 kk = [r for r in rows if r[1][0] == '[kernel.kallsyms]']
