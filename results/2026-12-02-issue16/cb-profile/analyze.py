@@ -7,9 +7,9 @@
 #
 # The CI of the total samples is a t interval of the per-round percentage
 # differences, not report.py's cpu_overhead() (a mean of log ratios); at
-# these sizes the two differ in the second decimal.
+# these sizes the two agree within 0.01 %.
 #
-# symbols.txt was made by an earlier form of this file, whose filter of the
+# symbols.txt was made by this file as of commit 71d9c50f, whose filter of the
 # tracking symbols missed the __hot_* ones and whose by-dso line listed
 # each guest process (#N) apart; the perf data were not kept, so it cannot
 # be made again with this one (NOTES.md gives the missed symbol).
@@ -65,9 +65,13 @@ for s, k, on, off, sd in rows[:45]:
 print('...')
 for s, k, on, off, sd in rows[-15:]:
     print(f'{s:7d} {on:7d} {off:7d} {100*s/T:6.3f}% {sd:7.1f}  {k[0]} {k[1]}')
+
+
 def dso(k):
     # UML's guest processes are host threads named #N: one row for all
     return '#user' if k[0].startswith('#') else k[0]
+
+
 by = collections.Counter()
 for s, k, on, off, sd in rows:
     by[dso(k)] += s
@@ -78,7 +82,8 @@ for s, k, on, off, sd in rows:
     tot_dso[dso(k)][1] += off
 for k, (on, off) in sorted(tot_dso.items(), key=lambda x: -x[1][1])[:10]:
     print(f'{k:24s} {A} {on:7d} {B} {off:7d} delta {on-off:6d} ({100*(on-off)/max(off,1):+.2f} %)')
-hot = [r for r in rows if r[1][0] == 'linux' and r[1][1].lstrip('_').startswith('hot_')]
+hot = [r for r in rows
+       if r[1][0] == 'linux' and r[1][1].lstrip('_').startswith('hot_')]
 print('hot_* symbols:', sum(r[2] for r in hot), [(r[1][1], r[2]) for r in hot])
 print('host kernel:')
 kk = [r for r in rows if r[1][0] == '[kernel.kallsyms]']
