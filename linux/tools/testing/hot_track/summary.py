@@ -233,6 +233,42 @@ def missing(rows):
     return out
 
 
+def stamps(run):
+    """The stamps of the run's steps, as one block: for each step (overhead,
+    micro, accuracy, hot_move) the lines that all its directories share, and
+    each line that differs once per value, with the directories it is
+    from, so that a run made of several invocations shows it (the machine
+    line names the CPU model, not the host).  The load is left out of the
+    machine line (the micro, accuracy and hot_move stamps have it)."""
+    kinds = (("overhead", "*cpu"), ("micro", "micro"),
+             ("accuracy", "accuracy-*"), ("hot_move", "hot-move*"))
+    out = []
+    for kind, pat in kinds:
+        keys = {}
+        dirs = []
+        for path in sorted(glob.glob(os.path.join(run, pat, "stamp.txt"))):
+            d = os.path.basename(os.path.dirname(path))
+            dirs.append(d)
+            with open(path) as f:
+                for line in f.read().splitlines():
+                    if not line.strip():
+                        continue
+                    if line.startswith("machine:"):
+                        line = line.split(", load ")[0]
+                    key = line.split(":")[0]
+                    keys.setdefault(key, {}).setdefault(line, []).append(d)
+        if not dirs:
+            continue
+        out.append("%s: %s" % (kind, " ".join(dirs)))
+        for values in keys.values():
+            for line, where in values.items():
+                if len(set(where)) == len(dirs):
+                    out.append("  " + line)
+                else:
+                    out.append("  %s  [%s]" % (line, " ".join(where)))
+    return "\n".join(out)
+
+
 def table(rows, base):
     lines = ["| target | goal | result | | data |",
              "| --- | --- | --- | --- | --- |"]
@@ -258,14 +294,11 @@ def main():
             hot_move_rows(run))
     rows += missing(rows)
     met = [r["met"] for r in rows if r["met"] is not None]
-    stamp = ""
-    for path in sorted(glob.glob(os.path.join(run, "*", "stamp.txt")))[:1]:
-        with open(path) as f:
-            stamp = f.read().rstrip()
+    stamp = stamps(run)
     head = ["Targets of issue 16 in `%s`: %d of %d goals met." %
             (os.path.basename(run), sum(met), len(met)), ""]
-    lines = ["# Benchmark summary", "", "```", stamp, "```", ""] + head + \
-        table(rows, run)
+    block = ["```", stamp, "```", ""] if stamp else []
+    lines = ["# Benchmark summary", ""] + block + head + table(rows, run)
     with open(os.path.join(run, "summary.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
     with open(os.path.join(run, "summary.json"), "w") as f:
@@ -278,11 +311,12 @@ def main():
                 "Made by the series' benchmark summary, `summary.py "
                 "results/%s --readme results/README.md`, from that run (the "
                 "series' tools/testing/hot_track/); not edited by "
-                "hand.  Each directory is one run of `scripts/bench.sh` "
-                "(`make bench`), copied from `build/bench/`, stamped "
-                "(`stamp.txt`); earlier runs and what they showed are in "
+                "hand.  Each directory is one or more runs of "
+                "`scripts/bench.sh` (`make bench`), copied from "
+                "`build/bench/`, each step stamped (`stamp.txt`, and the "
+                "header below); earlier runs and what they showed are in "
                 "[HISTORY.md](HISTORY.md)." % os.path.relpath(run, base),
-                "", "```", stamp, "```", ""] + head + table(rows, base)
+                ""] + block + head + table(rows, base)
         with open(args.readme, "w") as f:
             f.write("\n".join(text) + "\n")
 
