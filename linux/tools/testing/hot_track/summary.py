@@ -12,7 +12,13 @@ what its steps left there, those that ran:
   hot-move*/hot-move.json        plot-hot-move.py: throughput per config
 
 Writes RUN/summary.md and RUN/summary.json (each row: target, goal, result,
-met or not, and the file it comes from) and prints the table.  With
+met, not met or not judged, and the file it comes from) and prints the
+table, under the stamps of each step (stamps()) and, where the steps ran on
+more than one machine or day, a sentence that says so.  A row is not judged
+where its data cannot decide the goal (hot_move's oracle run not steady, an
+accuracy run without a precision); such rows are left out of the count of
+goals.  Links name the files behind any symbolic link: a run may link the
+directories of a step from another.  With
 --readme, also writes FILE (results/README.md) from it: the table, with
 links made relative to FILE's directory, so that the README is made from a
 run and never edited by hand.
@@ -37,14 +43,18 @@ def load(path):
         return json.load(f)
 
 
-def row(target, goal, result, met, source):
-    """One row of the table: @met is None where the target has no goal."""
+def row(target, goal, result, met, source, judged=True):
+    """One row of the table: @met is None where the target has no goal, or
+    (@judged false) where its data cannot decide the goal."""
     return {"target": target, "goal": goal, "result": result, "met": met,
-            "source": source}
+            "source": source, "judged": judged}
 
 
-def verdict(ok):
-    return "-" if ok is None else ("met" if ok else "**not met**")
+def verdict(r):
+    """Met, not met, not judged (a goal its data cannot decide) or "-"."""
+    if r["met"] is None:
+        return "-" if r.get("judged", True) else "**not judged**"
+    return "met" if r["met"] else "**not met**"
 
 
 def overhead_rows(run):
@@ -141,6 +151,9 @@ def accuracy_rows(run):
         s = "%.1f" % data["params"]["s"]
         rate = data["params"]["rate"]
         what = "%s, zipf %s, %d reads/s" % (data["fs"], s, rate)
+        got = data.get("achieved_rate")
+        if got is not None and got < 0.95 * rate:
+            what += " (%.0f achieved)" % got
         p10s = [p.get("p10_spot") for p in data.get("phases", [])]
         p10 = min(p10s) if p10s and None not in p10s else None
         goal = P10.get(s)
@@ -149,14 +162,14 @@ def accuracy_rows(run):
             ">= %g in each phase" % goal if goal else "-",
             "-" if p10 is None else "%.3f (the lower phase)" % p10,
             p10 >= goal if goal and p10 is not None else None,
-            path))
+            path, judged=not goal or p10 is not None))
         rec = data.get("recovery", {}).get("spot", {}).get("first_periods")
         rows.append(row(
             "back to 0.9 after the hot set moves, " + what,
             "<= %g update period" % RECOVERY_PERIODS,
             "-" if rec is None else "%g periods" % rec,
             None if rec is None else rec <= RECOVERY_PERIODS,
-            path))
+            path, judged=rec is not None))
     return rows
 
 
@@ -185,19 +198,24 @@ def hot_move_rows(run):
                     "btrfs hot_move, %s, against %s" % (data["hot_set"], ref),
                     ">= %g %% (95 %% CI lower end)" % goal,
                     "%s (%d of %d pairs of %d s windows%s; last third of "
-                    "the runs %.0f %%)" %
+                    "the runs %.1f %%)" %
                     (ci, pr["used"], pr["pairs"], pr["window_s"],
                      "; " + pr["why"] if pr["why"] else "", pct),
                     pr["met"],
                     path))
                 continue
+            # An oracle whose own run was not steady decides nothing.
+            steady = data.get("oracle_steady")
+            judged = data.get("oracle_judged", True)
             rows.append(row(
                 "btrfs hot_move, %s, against %s" % (data["hot_set"], ref),
                 ">= %g %%" % goal,
-                "%.0f %% (%.1f against %.1f MB/s, last third)" %
-                (pct, hm, bw[ref]),
-                pct >= goal,
-                path))
+                "%.1f %% (%.1f against %.1f MB/s, last third)%s" %
+                (pct, hm, bw[ref], "; the oracle's run not steady: its "
+                 "last third %.0f %% of its first two" % (100.0 * steady)
+                 if steady and not judged else ""),
+                pct >= goal if judged else None,
+                path, judged=judged))
     return rows
 
 
@@ -233,6 +251,40 @@ def missing(rows):
     return out
 
 
+# The steps of a run, and the directories each leaves.
+STEPS = (("overhead", "*cpu"), ("micro", "micro"),
+         ("accuracy", "accuracy-*"), ("hot_move", "hot-move*"))
+
+
+def origins(run):
+    """A sentence naming each step's machine and days where the steps ran on
+    more than one machine or day (a run composed of several invocations),
+    else ""."""
+    seen = []
+    for kind, pat in STEPS:
+        machines, days = set(), set()
+        for path in glob.glob(os.path.join(run, pat, "stamp.txt")):
+            with open(path) as f:
+                for line in f:
+                    key, _, value = line.partition(":")
+                    value = value.strip()
+                    if key == "machine":
+                        machines.add(value.split(", load ")[0])
+                    elif key == "run":
+                        days.add(value.rsplit(", ", 1)[-1][:10])
+        if machines or days:
+            seen.append((kind, sorted(machines), sorted(days)))
+    if len({(tuple(m), tuple(d)) for _, m, d in seen}) < 2:
+        return ""
+    notes = os.path.join(run, "NOTES.md")
+    return ("Its steps ran on more than one machine or day: %s.%s" % (
+        "; ".join("%s on %s, %s" % (k, " and ".join(m) or "?",
+                                    " and ".join(d) or "?")
+                  for k, m, d in seen),
+        " NOTES.md there says how it was composed." if
+        os.path.exists(notes) else ""))
+
+
 def stamps(run):
     """The stamps of the run's steps, as one block: for each step (overhead,
     micro, accuracy, hot_move) the lines that all its directories share, and
@@ -240,13 +292,12 @@ def stamps(run):
     from, so that a run made of several invocations shows it (the machine
     line names the CPU model, not the host).  The load is left out of the
     machine line (the micro, accuracy and hot_move stamps have it)."""
-    kinds = (("overhead", "*cpu"), ("micro", "micro"),
-             ("accuracy", "accuracy-*"), ("hot_move", "hot-move*"))
     out = []
-    for kind, pat in kinds:
+    for kind, pat in STEPS:
         keys = {}
         dirs = []
-        for path in sorted(glob.glob(os.path.join(run, pat, "stamp.txt"))):
+        for path in sorted(glob.glob(os.path.join(run, pat, "stamp.txt")),
+                           key=os.path.dirname):
             d = os.path.basename(os.path.dirname(path))
             dirs.append(d)
             with open(path) as f:
@@ -275,11 +326,11 @@ def table(rows, base):
     for r in rows:
         if not r["source"]:
             lines.append("| %s | %s | %s | %s | - |" % (
-                r["target"], r["goal"], r["result"], verdict(r["met"])))
+                r["target"], r["goal"], r["result"], verdict(r)))
             continue
-        src = os.path.relpath(r["source"], base)
+        src = os.path.relpath(os.path.realpath(r["source"]), base)
         lines.append("| %s | %s | %s | %s | [%s](%s) |" % (
-            r["target"], r["goal"], r["result"], verdict(r["met"]),
+            r["target"], r["goal"], r["result"], verdict(r),
             os.path.dirname(src), src))
     return lines
 
@@ -294,16 +345,24 @@ def main():
             hot_move_rows(run))
     rows += missing(rows)
     met = [r["met"] for r in rows if r["met"] is not None]
+    unjudged = [r for r in rows if not r["judged"]]
     stamp = stamps(run)
-    head = ["Targets of issue 16 in `%s`: %d of %d goals met." %
-            (os.path.basename(run), sum(met), len(met)), ""]
+    name = os.path.basename(run)
+    if args.readme:
+        name = os.path.relpath(run, os.path.dirname(
+            os.path.abspath(args.readme)))
+    head = ["Targets of issue 16 in `%s`: %d of %d goals met%s." %
+            (name, sum(met), len(met),
+             " (%d not judged)" % len(unjudged) if unjudged else "")]
+    how = origins(run)
+    head += [how, ""] if how else [""]
     block = ["```", stamp, "```", ""] if stamp else []
     lines = ["# Benchmark summary", ""] + block + head + table(rows, run)
     with open(os.path.join(run, "summary.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
     with open(os.path.join(run, "summary.json"), "w") as f:
-        json.dump({"rows": rows, "met": sum(met), "goals": len(met)}, f,
-                  indent=1)
+        json.dump({"rows": rows, "met": sum(met), "goals": len(met),
+                   "not_judged": len(unjudged)}, f, indent=1)
     print("\n".join(head + table(rows, run)))
     if args.readme:
         base = os.path.dirname(os.path.abspath(args.readme))
