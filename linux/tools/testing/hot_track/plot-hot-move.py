@@ -15,6 +15,8 @@ Where guest-hot-move.sh ran pairs of windows of hot_move and the bound
 after hot_move's run (pairs.txt), the goal against the bound is judged on
 them: the geometric mean of the pairs' ratios, met if the lower end of its
 95 % confidence interval (Student's t over the logarithms) reaches 80 %.
+The goal against the oracle is not judged where the oracle's own run was
+not steady (its last third outside 0.85-1.15 times the rest of it).
 Needs scipy and matplotlib (/usr/bin/python3).
 With a hot set (guest-hot-move.sh HOT_MB), the ranges of the data file
 after it are read but never turn hot: they count as cold ranges, as the
@@ -98,7 +100,7 @@ def settled(ys):
 
 # The oracle places its data before it runs and moves nothing after: its
 # last third against its first two thirds tells whether the guest's
-# throughput stayed at one level through it (2026-12-03: 57 %; 0.98-1.00
+# throughput stayed at one level through it (2026-12-03: 0.57; 0.97-1.00
 # in every run before).
 # Outside this band the comparison over the last third decides nothing.
 ORACLE_STEADY = (0.85, 1.15)
@@ -111,11 +113,14 @@ def steadiness(ys):
     if n < 6:
         return None
     head, tail = ys[:n - n // 3], ys[n - n // 3:]
-    return (sum(tail) / len(tail)) / (sum(head) / len(head)) \
-        if sum(head) else None
+    if not sum(head):
+        return None
+    return (sum(tail) / len(tail)) / (sum(head) / len(head))
 
 
 def oracle_judged(steady):
+    """Whether the goal against the oracle is judged: where its run was
+    steady, or too short to tell (@steady None)."""
     return steady is None or ORACLE_STEADY[0] <= steady <= ORACLE_STEADY[1]
 
 
@@ -260,8 +265,9 @@ class Run:
                 how, hm_v = "last third", hm
                 ratio = f"{hm / r:.1%}"
                 ok = hm / r >= share
-                steady = steadiness(self.data[ref][1])
-                if ref == "oracle" and not oracle_judged(steady):
+                steady = steadiness(self.data[ref][1]) \
+                    if ref == "oracle" else None
+                if not oracle_judged(steady):
                     ok = None
                     ratio += (f"; the oracle's run not steady (its last "
                               f"third {steady:.0%} of its first two)")
@@ -289,6 +295,9 @@ def plot(run):
             if share and if_fits == run.fits and "hot_move" in run.tail:
                 judged = " (judged on the pairs)" \
                     if c == "bound" and run.pairs else ""
+                if c == "oracle" and not oracle_judged(
+                        steadiness(ys)):
+                    judged = " (not judged: the oracle not steady)"
                 ax.axhline(share * run.tail[c], ls=":",
                            color=line.get_color(),
                            label=f"{share:.0%} of {c}, last third{judged}")

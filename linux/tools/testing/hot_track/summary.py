@@ -14,14 +14,14 @@ what its steps left there, those that ran:
 Writes RUN/summary.md and RUN/summary.json (each row: target, goal, result,
 met, not met or not judged, and the file it comes from) and prints the
 table, under the stamps of each step (stamps()) and, where the steps ran on
-more than one machine or day, a sentence that says so.  A row is not judged
-where its data cannot decide the goal (hot_move's oracle run not steady, an
-accuracy run without a precision); such rows are left out of the count of
-goals.  Links name the files behind any symbolic link: a run may link the
-directories of a step from another.  With
---readme, also writes FILE (results/README.md) from it: the table, with
-links made relative to FILE's directory, so that the README is made from a
-run and never edited by hand.
+more than one machine, host or day, a sentence that says so.  A goal is not
+judged where its data cannot decide it (hot_move's oracle run not steady):
+such rows are left out of the count of goals; a step without a result
+counts as not met.  Links name the files behind any symbolic link: a run
+may link the directories of a step from another.  With --readme, also
+writes FILE (results/README.md) from it: the table, with links made
+relative to FILE's directory, so that the README is made from a run and
+never edited by hand.
 """
 
 import argparse
@@ -53,7 +53,7 @@ def row(target, goal, result, met, source, judged=True):
 def verdict(r):
     """Met, not met, not judged (a goal its data cannot decide) or "-"."""
     if r["met"] is None:
-        return "-" if r.get("judged", True) else "**not judged**"
+        return "-" if r["judged"] else "**not judged**"
     return "met" if r["met"] else "**not met**"
 
 
@@ -160,16 +160,17 @@ def accuracy_rows(run):
         rows.append(row(
             "precision@10 of range_spot, " + what,
             ">= %g in each phase" % goal if goal else "-",
-            "-" if p10 is None else "%.3f (the lower phase)" % p10,
-            p10 >= goal if goal and p10 is not None else None,
-            path, judged=not goal or p10 is not None))
+            "no result" if p10 is None else "%.3f (the lower phase)" % p10,
+            (p10 is not None and p10 >= goal) if goal else None,
+            path))
         rec = data.get("recovery", {}).get("spot", {}).get("first_periods")
         rows.append(row(
             "back to 0.9 after the hot set moves, " + what,
             "<= %g update period" % RECOVERY_PERIODS,
-            "-" if rec is None else "%g periods" % rec,
-            None if rec is None else rec <= RECOVERY_PERIODS,
-            path, judged=rec is not None))
+            "not back to 0.9 (or no result)" if rec is None else
+            "%g periods" % rec,
+            rec is not None and rec <= RECOVERY_PERIODS,
+            path))
     return rows
 
 
@@ -213,7 +214,7 @@ def hot_move_rows(run):
                 "%.1f %% (%.1f against %.1f MB/s, last third)%s" %
                 (pct, hm, bw[ref], "; the oracle's run not steady: its "
                  "last third %.0f %% of its first two" % (100.0 * steady)
-                 if steady and not judged else ""),
+                 if steady is not None and not judged else ""),
                 pct >= goal if judged else None,
                 path, judged=judged))
     return rows
@@ -256,11 +257,12 @@ STEPS = (("overhead", "*cpu"), ("micro", "micro"),
          ("accuracy", "accuracy-*"), ("hot_move", "hot-move*"))
 
 
-def origins(run):
-    """A sentence naming each step's machine and days where the steps ran on
-    more than one machine or day (a run composed of several invocations),
-    else ""."""
+def origins(run, base):
+    """A sentence naming each step's machine and days where the run's steps
+    ran on more than one machine, host or day, else ""; @base: the
+    directory the link to the run's NOTES.md is made relative to."""
     seen = []
+    hosts = set()
     for kind, pat in STEPS:
         machines, days = set(), set()
         for path in glob.glob(os.path.join(run, pat, "stamp.txt")):
@@ -270,19 +272,24 @@ def origins(run):
                     value = value.strip()
                     if key == "machine":
                         machines.add(value.split(", load ")[0])
+                    elif key == "host":
+                        hosts.add(value)
                     elif key == "run":
                         days.add(value.rsplit(", ", 1)[-1][:10])
         if machines or days:
             seen.append((kind, sorted(machines), sorted(days)))
-    if len({(tuple(m), tuple(d)) for _, m, d in seen}) < 2:
+    machines = {x for _, m, _ in seen for x in m}
+    days = {x for _, _, d in seen for x in d}
+    if len(machines) < 2 and len(days) < 2 and len(hosts) < 2:
         return ""
     notes = os.path.join(run, "NOTES.md")
-    return ("Its steps ran on more than one machine or day: %s.%s" % (
+    return ("Its steps ran on more than one machine, host or day: %s.%s" % (
         "; ".join("%s on %s, %s" % (k, " and ".join(m) or "?",
                                     " and ".join(d) or "?")
                   for k, m, d in seen),
-        " NOTES.md there says how it was composed." if
-        os.path.exists(notes) else ""))
+        " [NOTES.md](%s) says more." % os.path.relpath(
+            os.path.realpath(notes), os.path.realpath(base))
+        if os.path.exists(notes) else ""))
 
 
 def stamps(run):
@@ -328,7 +335,8 @@ def table(rows, base):
             lines.append("| %s | %s | %s | %s | - |" % (
                 r["target"], r["goal"], r["result"], verdict(r)))
             continue
-        src = os.path.relpath(os.path.realpath(r["source"]), base)
+        src = os.path.relpath(os.path.realpath(r["source"]),
+                              os.path.realpath(base))
         lines.append("| %s | %s | %s | %s | [%s](%s) |" % (
             r["target"], r["goal"], r["result"], verdict(r),
             os.path.dirname(src), src))
@@ -354,7 +362,8 @@ def main():
     head = ["Targets of issue 16 in `%s`: %d of %d goals met%s." %
             (name, sum(met), len(met),
              " (%d not judged)" % len(unjudged) if unjudged else "")]
-    how = origins(run)
+    how = origins(run, os.path.dirname(os.path.abspath(args.readme))
+                  if args.readme else run)
     head += [how, ""] if how else [""]
     block = ["```", stamp, "```", ""] if stamp else []
     lines = ["# Benchmark summary", ""] + block + head + table(rows, run)
