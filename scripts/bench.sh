@@ -167,6 +167,19 @@ has()
 {
 	[[ " $steps " == *" $1 "* ]]
 }
+# For the stamps: the first 12 hex digits of the sha256 of the two
+# kernels' .config (base, then patched: what was built, also with
+# BENCH_BUILD=0), and the host: a machine line names only its CPU model,
+# and a VM's host name may be the same everywhere; the boot id tells two
+# boots apart.
+config_sum()
+{
+	cat "$kbase/.config" "$kbench/.config" | sha256sum | cut -c1-12
+}
+host_line()
+{
+	echo "host:      $(uname -n), kernel $(uname -r), boot $(cut -c1-8 /proc/sys/kernel/random/boot_id)"
+}
 # A uniprocessor kernel runs one CPU: accuracy and hot_move take two.
 if [ -n "$up" ]; then
 	if has accuracy || has hot_move ||
@@ -338,10 +351,11 @@ for fs in $fses; do
 		{
 			echo "unpatched: $(strings $kbase/linux | grep -m1 '^Linux version')"
 			echo "patched:   $(strings $kbench/linux | grep -m1 '^Linux version')"
-			echo "series:    $(git -C build/linux rev-parse --short HEAD) on hot-track-base"
-			echo "config:    config/uml.config + config/bench.config (patched: + config/hot_track.config)${up:+ + $up}, sha256 $(cat config/uml.config | sha256sum | cut -c1-12)"
+			echo "series:    $(git -C build/linux rev-parse --short=12 HEAD) on hot-track-base"
+			echo "config:    config/uml.config + config/bench.config (patched: + config/hot_track.config)${up:+ + $up}, .config sha256 $(config_sum)"
 			echo "guest:     UML, $ncpu CPUs, mem=2G, $fs on a 4 GiB ubd image (sparse file on the host's disk)"
 			echo "machine:   $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(free -g | awk '/Mem:/ {print $2}') GiB"
+			host_line
 			echo "run:       $mode, $rounds rounds $what, files of $size, $(date -u +%FT%TZ)"
 			echo "suite:     $(echo $gargs)"
 		} > "$dir/stamp.txt"
@@ -409,9 +423,10 @@ done
 stamp()
 {
 	echo "patched:   $(strings $kbench/linux | grep -m1 '^Linux version')"
-	echo "series:    $(git -C build/linux rev-parse --short HEAD) on hot-track-base"
-	echo "config:    config/uml.config + config/hot_track.config + config/bench.config${up:+ + $up}"
+	echo "series:    $(git -C build/linux rev-parse --short=12 HEAD) on hot-track-base"
+	echo "config:    config/uml.config + config/hot_track.config + config/bench.config${up:+ + $up}, .config sha256 $(config_sum)"
 	echo "machine:   $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(free -g | awk '/Mem:/ {print $2}') GiB, load $(cut -d' ' -f1-3 /proc/loadavg)"
+	host_line
 	echo "run:       $mode, $(date -u +%FT%TZ)"
 }
 
