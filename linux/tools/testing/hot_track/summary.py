@@ -355,22 +355,28 @@ def main():
     met = [r["met"] for r in rows if r["met"] is not None]
     unjudged = [r for r in rows if not r["judged"]]
     stamp = stamps(run)
-    name = os.path.basename(run)
-    if args.readme:
-        name = os.path.relpath(run, os.path.dirname(
-            os.path.abspath(args.readme)))
-    head = ["Targets of issue 16 in `%s`: %d of %d goals met%s." %
-            (name, sum(met), len(met),
-             " (%d not judged)" % len(unjudged) if unjudged else "")]
-    how = origins(run, os.path.dirname(os.path.abspath(args.readme))
-                  if args.readme else run)
-    head += [how, ""] if how else [""]
     block = ["```", stamp, "```", ""] if stamp else []
+
+    def heading(name, base):
+        """The count of goals, and where the steps ran, for a file in
+        @base that names the run @name."""
+        how = origins(run, base)
+        return ["Targets of issue 16 in `%s`: %d of %d goals met%s." %
+                (name, sum(met), len(met),
+                 " (%d not judged)" % len(unjudged) if unjudged else "")] + \
+            ([how, ""] if how else [""])
+
+    head = heading(os.path.basename(run), run)
     lines = ["# Benchmark summary", ""] + block + head + table(rows, run)
     with open(os.path.join(run, "summary.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
+    # Sources relative to the run, so that the JSON does not name the
+    # checkout it was made in.
+    kept = [dict(r, source=r["source"] and os.path.relpath(
+        os.path.realpath(r["source"]), os.path.realpath(run)))
+        for r in rows]
     with open(os.path.join(run, "summary.json"), "w") as f:
-        json.dump({"rows": rows, "met": sum(met), "goals": len(met),
+        json.dump({"rows": kept, "met": sum(met), "goals": len(met),
                    "not_judged": len(unjudged)}, f, indent=1)
     print("\n".join(head + table(rows, run)))
     if args.readme:
@@ -384,7 +390,8 @@ def main():
                 "`build/bench/`, each step stamped (`stamp.txt`, and the "
                 "header below); earlier runs and what they showed are in "
                 "[HISTORY.md](HISTORY.md)." % os.path.relpath(run, base),
-                ""] + block + head + table(rows, base)
+                ""] + block + heading(os.path.relpath(run, base), base) + \
+            table(rows, base)
         with open(args.readme, "w") as f:
             f.write("\n".join(text) + "\n")
 
