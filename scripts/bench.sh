@@ -176,6 +176,22 @@ config_sum()
 {
 	cat "$kbase/.config" "$kbench/.config" | sha256sum | cut -c1-12
 }
+# The series as a stamp gives it: the commit the patched kernel was built
+# from (build-kernel.sh's source.txt), and build/linux's head where that
+# differs (BENCH_BUILD=0 after a change to the tree) or was not recorded.
+series_line()
+{
+	local now built
+	now=$(git -C build/linux rev-parse --short=12 HEAD)
+	built=$(cat "$kbench/source.txt" 2>/dev/null) || built=
+	if [ -z "$built" ]; then
+		echo "series:    $now on hot-track-base (build/linux's head; the kernel's commit not recorded)"
+	elif [ "$built" = "$now" ]; then
+		echo "series:    $now on hot-track-base"
+	else
+		echo "series:    $built on hot-track-base (the kernel's; build/linux now at $now)"
+	fi
+}
 host_line()
 {
 	echo "host:      $(uname -n), kernel $(uname -r), boot $(cut -c1-8 /proc/sys/kernel/random/boot_id)"
@@ -351,7 +367,7 @@ for fs in $fses; do
 		{
 			echo "unpatched: $(strings $kbase/linux | grep -m1 '^Linux version')"
 			echo "patched:   $(strings $kbench/linux | grep -m1 '^Linux version')"
-			echo "series:    $(git -C build/linux rev-parse --short=12 HEAD) on hot-track-base"
+			series_line
 			echo "config:    config/uml.config + config/bench.config (patched: + config/hot_track.config)${up:+ + $up}, .config sha256 $(config_sum)"
 			echo "guest:     UML, $ncpu CPUs, mem=2G, $fs on a 4 GiB ubd image (sparse file on the host's disk)"
 			echo "machine:   $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(free -g | awk '/Mem:/ {print $2}') GiB"
@@ -423,7 +439,7 @@ done
 stamp()
 {
 	echo "patched:   $(strings $kbench/linux | grep -m1 '^Linux version')"
-	echo "series:    $(git -C build/linux rev-parse --short=12 HEAD) on hot-track-base"
+	series_line
 	echo "config:    config/uml.config + config/hot_track.config + config/bench.config${up:+ + $up}, .config sha256 $(config_sum)"
 	echo "machine:   $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(free -g | awk '/Mem:/ {print $2}') GiB, load $(cut -d' ' -f1-3 /proc/loadavg)"
 	host_line

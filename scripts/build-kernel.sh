@@ -42,4 +42,11 @@ elif grep -q '^CONFIG_MODULES=y' "$out/.config"; then
 else
 	mk -j"$(nproc)" ${W:+W=$W} ${C:+C=$C} linux
 fi
+# What the kernel was built from, for the benchmarks' stamps: SRC's commit,
+# and "+dirty" if its work tree differed from it.
+if git -C "$src" rev-parse -q --verify HEAD >/dev/null 2>&1; then
+	dirty=$(git -C "$src" status --porcelain --untracked-files=no) || dirty=
+	echo "$(git -C "$src" rev-parse --short=12 HEAD)${dirty:++dirty}" \
+		> "$out/source.txt"
+fi
 echo "build-kernel: $out/linux"
