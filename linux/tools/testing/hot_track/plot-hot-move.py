@@ -218,6 +218,9 @@ class Run:
         self.progress = progress(d)
         self.promotion = promotion_times(self.progress)
         self.pairs = pairs(d)
+        # Whether the goal against the oracle can be judged on its run.
+        self.oracle_steady = steadiness(self.data["oracle"][1])
+        self.oracle_judged = oracle_judged(self.oracle_steady)
         st = self.st["hot_move"] or self.st["oracle"]
         self.hot_mb = int(st.get("hot_mb", 0) or 0)
         # The hot set: HOT_MB, or the whole file (older runs: 2048 MiB).
@@ -265,12 +268,11 @@ class Run:
                 how, hm_v = "last third", hm
                 ratio = f"{hm / r:.1%}"
                 ok = hm / r >= share
-                steady = steadiness(self.data[ref][1]) \
-                    if ref == "oracle" else None
-                if not oracle_judged(steady):
+                if ref == "oracle" and not self.oracle_judged:
                     ok = None
                     ratio += (f"; the oracle's run not steady (its last "
-                              f"third {steady:.0%} of its first two)")
+                              f"third {self.oracle_steady:.0%} of its "
+                              "first two)")
             met = ("**met**" if ok else "**NOT met**") if applies else "-"
             if applies and ok is None:
                 met = "**not judged**"
@@ -295,8 +297,7 @@ def plot(run):
             if share and if_fits == run.fits and "hot_move" in run.tail:
                 judged = " (judged on the pairs)" \
                     if c == "bound" and run.pairs else ""
-                if c == "oracle" and not oracle_judged(
-                        steadiness(ys)):
+                if c == "oracle" and not run.oracle_judged:
                     judged = " (not judged: the oracle not steady)"
                 ax.axhline(share * run.tail[c], ls=":",
                            color=line.get_color(),
@@ -441,9 +442,8 @@ def report(run):
         met, why = pairs_verdict(run.pairs, GOALS["bound"][0])
         summary["paired"] = dict(run.pairs, met=met, why=why)
     if run.data["oracle"][1]:
-        steady = steadiness(run.data["oracle"][1])
-        summary["oracle_steady"] = steady
-        summary["oracle_judged"] = oracle_judged(steady)
+        summary["oracle_steady"] = run.oracle_steady
+        summary["oracle_judged"] = run.oracle_judged
     if ost:
         summary["oracle_ranges"] = int(ost.get("oracle_ranges", 0) or 0)
         summary["oracle_placed"] = on_ssd(ost.get("oracle_data", "")[:n])

@@ -257,25 +257,44 @@ STEPS = (("overhead", "*cpu"), ("micro", "micro"),
          ("accuracy", "accuracy-*"), ("hot_move", "hot-move*"))
 
 
+def step_stamps(run):
+    """For each step (STEPS) that left stamps: (step, [(directory, lines)]),
+    the directories in the order of their names, each stamp's lines but
+    the empty ones, the load left out of the machine line (the micro,
+    accuracy and hot_move stamps have it)."""
+    out = []
+    for kind, pat in STEPS:
+        dirs = []
+        for path in sorted(glob.glob(os.path.join(run, pat, "stamp.txt")),
+                           key=os.path.dirname):
+            with open(path) as f:
+                lines = [line.split(", load ")[0]
+                         if line.startswith("machine:") else line
+                         for line in f.read().splitlines() if line.strip()]
+            dirs.append((os.path.basename(os.path.dirname(path)), lines))
+        if dirs:
+            out.append((kind, dirs))
+    return out
+
+
 def origins(run, base):
     """A sentence naming each step's machine and days where the run's steps
     ran on more than one machine, host or day, else ""; @base: the
     directory the link to the run's NOTES.md is made relative to."""
     seen = []
     hosts = set()
-    for kind, pat in STEPS:
+    for kind, dirs in step_stamps(run):
         machines, days = set(), set()
-        for path in glob.glob(os.path.join(run, pat, "stamp.txt")):
-            with open(path) as f:
-                for line in f:
-                    key, _, value = line.partition(":")
-                    value = value.strip()
-                    if key == "machine":
-                        machines.add(value.split(", load ")[0])
-                    elif key == "host":
-                        hosts.add(value)
-                    elif key == "run":
-                        days.add(value.rsplit(", ", 1)[-1][:10])
+        for _, lines in dirs:
+            for line in lines:
+                key, _, value = line.partition(":")
+                value = value.strip()
+                if key == "machine":
+                    machines.add(value)
+                elif key == "host":
+                    hosts.add(value)
+                elif key == "run":
+                    days.add(value.rsplit(", ", 1)[-1][:10])
         if machines or days:
             seen.append((kind, sorted(machines), sorted(days)))
     machines = {x for _, m, _ in seen for x in m}
@@ -296,28 +315,15 @@ def stamps(run):
     """The stamps of the run's steps, as one block: for each step (overhead,
     micro, accuracy, hot_move) the lines that all its directories share, and
     each line that differs once per value, with the directories it is
-    from, so that a run made of several invocations shows it (the machine
-    line names the CPU model, not the host).  The load is left out of the
-    machine line (the micro, accuracy and hot_move stamps have it)."""
+    from, so that a run made of several invocations shows it."""
     out = []
-    for kind, pat in STEPS:
+    for kind, dirs in step_stamps(run):
         keys = {}
-        dirs = []
-        for path in sorted(glob.glob(os.path.join(run, pat, "stamp.txt")),
-                           key=os.path.dirname):
-            d = os.path.basename(os.path.dirname(path))
-            dirs.append(d)
-            with open(path) as f:
-                for line in f.read().splitlines():
-                    if not line.strip():
-                        continue
-                    if line.startswith("machine:"):
-                        line = line.split(", load ")[0]
-                    key = line.split(":")[0]
-                    keys.setdefault(key, {}).setdefault(line, []).append(d)
-        if not dirs:
-            continue
-        out.append("%s: %s" % (kind, " ".join(dirs)))
+        for d, lines in dirs:
+            for line in lines:
+                key = line.split(":")[0]
+                keys.setdefault(key, {}).setdefault(line, []).append(d)
+        out.append("%s: %s" % (kind, " ".join(d for d, _ in dirs)))
         for values in keys.values():
             for line, where in values.items():
                 if len(set(where)) == len(dirs):
