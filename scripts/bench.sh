@@ -174,7 +174,11 @@ has()
 # boots apart.
 config_sum()
 {
-	cat "$kbase/.config" "$kbench/.config" | sha256sum | cut -c1-12
+	if [ -f "$kbase/.config" ] && [ -f "$kbench/.config" ]; then
+		cat "$kbase/.config" "$kbench/.config" | sha256sum | cut -c1-12
+	else
+		echo "unknown (no .config in $kbase or $kbench)"
+	fi
 }
 # The series as a stamp gives it: the commit the patched kernel was built
 # from (build-kernel.sh's source.txt), and build/linux's head where that
