@@ -315,7 +315,9 @@ def stamps(run):
     """The stamps of the run's steps, as one block: for each step (overhead,
     micro, accuracy, hot_move) the lines that all its directories share, and
     each line that differs once per value, with the directories it is
-    from, so that a run made of several invocations shows it."""
+    from, so that a run made of several invocations shows it (the machine
+    line names the CPU model only; the host line, where there is one, the
+    host and its boot)."""
     out = []
     for kind, dirs in step_stamps(run):
         keys = {}
