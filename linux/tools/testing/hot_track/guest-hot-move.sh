@@ -7,8 +7,10 @@
 # machine).
 #
 # A slow rotational disk: dm-delay over $DISK_hdd, DELAY_MS (default 4) on
-# every read and write, marked rotational.  A non-rotational $DISK_ssd, and a
-# second one, $DISK_fast, at least SIZE_MB + 1 GiB.  All are reformatted!
+# every read and write, marked rotational.  A non-rotational $DISK_ssd, and,
+# for the bound, a second one, $DISK_fast, at least SIZE_MB + 1 GiB; for the
+# oracle's pairs (below), $DISK_hdd2 and $DISK_ssd2 as $DISK_hdd and
+# $DISK_ssd.  All are reformatted!
 # The workload is fio/hot-move.fio: 4 KiB O_DIRECT random reads over one
 # file of SIZE_MB (default 2048: larger than the SSD), its 1 MiB ranges as
 # hot as with a zipf 1.2 distribution, RUNTIME seconds (default 240), the
@@ -32,29 +34,35 @@
 #              mount, nothing moving: the bound for a hot set larger than
 #              the SSD
 #
-# With hot_move before bound in CONFIGS, the bound's filesystem is made
-# first and stays mounted.  After hot_move's run, PAIRS (a ninth argument,
-# even, default 24; 0: none) pairs of windows of PAIR_S seconds (a tenth,
-# default 5) run the workload on each filesystem in turn, hot_move's first
-# in odd pairs, so that each order runs as often.  Relocation runs every
-# 5 s in hot_move's windows; before each of the bound's, a long interval is
-# set, and the bound's window starts 2 s after the run that this starts (a
-# write to a tunable starts one) has begun.  The two windows of a pair
-# are seconds apart: a drift of the guest's throughput over tens of
-# seconds to minutes (between two levels 37 % apart on a UML guest,
-# whatever it runs) biases their ratio less than that of two runs minutes
-# apart.
+# With hot_move before the reference in CONFIGS (the oracle if it is there,
+# else the bound), the reference's filesystem is made first and stays
+# mounted: the bound's on $DISK_fast; the oracle's, placed, on a second
+# pair of disks like hot_move's, a dm-delay disk over $DISK_hdd2 and
+# $DISK_ssd2, mounted -o hot_track.  After hot_move's run, PAIRS (a ninth
+# argument, even, default 24; 0: none) pairs of windows of PAIR_S seconds
+# (a tenth, default 5) run the workload on each filesystem in turn,
+# hot_move's first in odd pairs, so that each order runs as often.
+# Relocation runs every 5 s in hot_move's windows; before each of the
+# reference's, a long interval is set, and its window starts 2 s after the
+# run that this starts (a write to a tunable starts one) has begun.  The
+# two windows of a pair are seconds apart: a drift of the guest's
+# throughput over tens of seconds to minutes (between two levels 37 %
+# apart on a UML guest, whatever it runs; the oracle's run fell to half
+# its level in its last third on one host) biases their ratio less than
+# that of two runs minutes apart.  The reference's own run comes after, on
+# the same filesystem.
 #
 # OUTDIR/<config>_bw.*.log are fio's bandwidth logs, OUTDIR/<config>.json
 # its results, OUTDIR/pair.<n>.<config>.json those of the windows and
-# OUTDIR/pairs.txt their design and, per window, hot_move's runs and the
-# bytes it had moved before and after; OUTDIR/<config>.txt what moved and
-# where the files ended up (for the oracle, also how it placed them; for
-# hot_move, after the pairs), OUTDIR/hot_move.progress the bytes promoted
-# and used on the SSD, once a second while fio runs and the pairs.
+# OUTDIR/pairs.txt their design (pairs, seconds, reference) and, per
+# window, hot_move's runs and the bytes it had moved before and after;
+# OUTDIR/<config>.txt what moved and where the files ended up (for the
+# oracle, also how it placed them; for hot_move, after the pairs),
+# OUTDIR/hot_move.progress the bytes promoted and used on the SSD, once a
+# second while fio runs and the pairs.
 # plot-hot-move.py turns them into a plot and a report.
 set -euo pipefail
-[ $# -ge 1 ] || { sed -n '4,55p' "$0"; exit 2; }
+[ $# -ge 1 ] || { sed -n '4,63p' "$0"; exit 2; }
 out=$(realpath -m "$1") runtime=${2:-240} size=${3:-2048} delay=${4:-4}
 configs=${5:-hot_move,hot_track,bound} promote=${6:-0x7c000000}
 hot=${7:-0} update=${8:-10} pairs=${9:-24} pair_s=${10:-5}
@@ -68,9 +76,24 @@ here=$(cd "$(dirname "$0")" && pwd)
 # harness's build directory, or as $BTRFS_WHERE.
 where=${BTRFS_WHERE:-$here/../selftests/hot_track/btrfs_where}
 [ -x "$where" ] || where=${HT_TOP:-}/build/selftests/btrfs_where
-mnt=/mnt/hot_move bmnt=/mnt/hot_move_bound
-hdd=${DISK_hdd:?} ssd=${DISK_ssd:?} fast=${DISK_fast:?}
+mnt=/mnt/hot_move rmnt=/mnt/hot_move_ref
+hdd=${DISK_hdd:?} ssd=${DISK_ssd:?} fast=${DISK_fast:-}
 mkdir -p "$out" "$mnt"
+# The reference of the pairs: the oracle after hot_move, else the bound.
+ref=
+case ",$configs," in
+*,hot_move,*oracle,*) ref=oracle ;;
+*,hot_move,*bound,*) ref=bound ;;
+esac
+[ "$pairs" -gt 0 ] || ref=
+if [[ ,$configs, == *,bound,* && -z $fast ]]; then
+	echo "guest-hot-move: the bound needs DISK_fast" >&2
+	exit 2
+fi
+if [[ $ref == oracle && ( -z ${DISK_hdd2:-} || -z ${DISK_ssd2:-} ) ]]; then
+	echo "guest-hot-move: the oracle's pairs need DISK_hdd2 and DISK_ssd2" >&2
+	exit 2
+fi
 # No windows of an earlier run in OUTDIR to be judged as this one's.
 rm -f "$out"/pairs.txt "$out"/pair.*
 
@@ -81,13 +104,24 @@ rotational() {
 	echo "$2" > "/sys/dev/block/$((16#${n%:*})):$((16#${n#*:}))/queue/rotational"
 }
 
-# The slow disk.
-dmsetup remove slow 2>/dev/null || true
-dmsetup create --noudevsync slow --table \
-	"0 $(blockdev --getsz "$hdd") delay $hdd 0 $delay $hdd 0 $delay"
-dmsetup mknodes slow
+# slow_disk NAME DEV: dm-delay NAME over DEV, DELAY_MS on every read and
+# write.
+slow_disk() {
+	dmsetup remove "$1" 2>/dev/null || true
+	dmsetup create --noudevsync "$1" --table \
+		"0 $(blockdev --getsz "$2") delay $2 0 $delay $2 0 $delay"
+	dmsetup mknodes "$1"
+}
+
+cleanup() {
+	umount "$mnt" 2>/dev/null || true
+	umount "$rmnt" 2>/dev/null || true
+	dmsetup remove slow 2>/dev/null || true
+	dmsetup remove slow2 2>/dev/null || true
+}
+slow_disk slow "$hdd"
 slow=/dev/mapper/slow
-trap 'umount "$mnt" 2>/dev/null || true; dmsetup remove slow 2>/dev/null || true' EXIT
+trap cleanup EXIT
 
 # not_on_ssd FILE N: which of the first N 1 MiB ranges of FILE are not all
 # on the SSD, their indices on one line.
@@ -106,8 +140,8 @@ heat() {
 	    --numjobs=4 --time_based --runtime="$3" --output=/dev/null
 }
 
-# oracle_place HM: the oracle's placement of $mnt/data, on a hot_move mount
-# whose sysfs directory is HM.  The hottest ranges are known from the job:
+# oracle_place HM MNT: the oracle's placement of MNT/data, on a hot_move
+# mount whose sysfs directory is HM.  The hottest ranges are known from the job:
 # fio's zoned distribution gives each zone of the file a share of the reads,
 # uniform within it, and the shares per MiB fall from one zone to the next,
 # in both jobs (hot-move-hotset.fio reads the rest of the file too, more
@@ -119,7 +153,7 @@ heat() {
 # on the SSD; a fallback (the SSD full after all) or 300 s end it early.
 # Logs how much fitted and what went where, as key value lines.
 oracle_place() {
-	local hm=$1 t0=$SECONDS n total used high todo passes=0
+	local hm=$1 m=$2 t0=$SECONDS n total used high todo passes=0
 	echo 0x7c000000 > "$hm/promote_temp"
 	echo 1 > "$hm/interval"
 	sleep 2		# a write to a tunable starts a run, which fills these
@@ -129,14 +163,14 @@ oracle_place() {
 	[ "$n" -le "$size" ] || n=$size
 	while :; do
 		# No process substitution: the guest may have no /dev/fd.
-		read -r -a todo <<< "$(not_on_ssd "$mnt/data" "$n")"
+		read -r -a todo <<< "$(not_on_ssd "$m/data" "$n")"
 		[ ${#todo[@]} -gt 0 ] || break
 		[ "$(cat "$hm/fallback_bytes")" = 0 ] || break
 		# At the high watermark hot_move promotes nothing more.
 		used=$(cat "$hm/ssd_used_bytes")
 		[ $((used * 100)) -lt $((total * high)) ] || break
 		[ $((SECONDS - t0)) -lt 300 ] || break
-		heat "$mnt/data" "$n" 10
+		heat "$m/data" "$n" 10
 		passes=$((passes + 1))
 		sleep 2
 	done
@@ -148,21 +182,22 @@ oracle_place() {
 		 promoted_bytes demoted_bytes fallback_bytes ssd_used_bytes; do
 		echo "oracle_$f $(cat "$hm/$f")"
 	done
-	echo "oracle_data $("$where" "$mnt/data")"
+	echo "oracle_data $("$where" "$m/data")"
 }
 
 saved_update=$(cat /proc/sys/fs/hot-update-delay)
 echo "$update" > /proc/sys/fs/hot-update-delay
 sampler=
 trap '[ -z "$sampler" ] || kill "$sampler" 2>/dev/null
-      umount "$mnt" 2>/dev/null || true; umount "$bmnt" 2>/dev/null || true
-      dmsetup remove slow 2>/dev/null || true
-      echo "$saved_update" > /proc/sys/fs/hot-update-delay' EXIT
+      cleanup; echo "$saved_update" > /proc/sys/fs/hot-update-delay' EXIT
 {
 	cat /proc/version
 	echo "cpus $(nproc), $(grep MemTotal /proc/meminfo)"
 	echo "slow disk: dm-delay ${delay} ms over $hdd ($(blockdev --getsize64 "$hdd") bytes)"
-	echo "ssd: $ssd ($(blockdev --getsize64 "$ssd") bytes), fast: $fast"
+	echo "ssd: $ssd ($(blockdev --getsize64 "$ssd") bytes), fast: ${fast:-none}"
+	[ "$ref" != oracle ] ||
+		echo "oracle: dm-delay over ${DISK_hdd2:-} and ${DISK_ssd2:-}"
+	[ -z "$ref" ] || echo "pairs: $pairs of ${pair_s} s against $ref"
 	echo "file ${size} MiB, cold file $((size / 4)) MiB, ${runtime} s, promote_temp $promote"
 	echo "hot-update-delay ${update} s"
 	[ "$hot" = 0 ] || echo "hot set: the first $hot MiB of the file"
@@ -199,16 +234,16 @@ moved() {
 # MOVED_BEFORE MOVED_AFTER.
 run_pairs() {
 	local n c i r0 m0 order relocating=1
-	echo "guest-hot-move: $pairs pairs of ${pair_s} s windows"
-	echo "$pairs $pair_s" > "$out/pairs.txt"
+	echo "guest-hot-move: $pairs pairs of ${pair_s} s windows against $ref"
+	echo "$pairs $pair_s $ref" > "$out/pairs.txt"
 	for ((n = 1; n <= pairs; n++)); do
-		order="hot_move bound"
-		[ $((n % 2)) = 1 ] || order="bound hot_move"
+		order="hot_move $ref"
+		[ $((n % 2)) = 1 ] || order="$ref hot_move"
 		for c in $order; do
 			if [ "$c" = hot_move ] && [ "$relocating" = 0 ]; then
 				echo 5 > "$hm/interval"
 				relocating=1
-			elif [ "$c" = bound ] && [ "$relocating" = 1 ]; then
+			elif [ "$c" = "$ref" ] && [ "$relocating" = 1 ]; then
 				r0=$(cat "$hm/runs")
 				echo 1000 > "$hm/interval"
 				for ((i = 0; i < 20; i++)); do
@@ -222,7 +257,7 @@ run_pairs() {
 			if [ "$c" = hot_move ]; then
 				window hot_move "$mnt" "$n"
 			else
-				window bound "$bmnt" "$n"
+				window "$ref" "$rmnt" "$n"
 			fi
 			echo "$n $c $r0 $(cat "$hm/runs") $m0 $(moved)" \
 				>> "$out/pairs.txt"
@@ -231,59 +266,91 @@ run_pairs() {
 	[ "$relocating" = 1 ] || echo 5 > "$hm/interval"
 }
 
-# The bound's filesystem for the pairs, made before the others.
-paired=
-case ",$configs," in
-*,hot_move,*bound,*) [ "$pairs" -gt 0 ] && paired=1 ;;
-esac
-if [ -n "$paired" ]; then
+# hot_move_dir MNT: the sysfs directory of MNT's hot_move.
+hot_move_dir() {
+	echo "/sys/fs/btrfs/$(btrfs filesystem show "$1" |
+		awk '/uuid:/ { print $NF }')/hot_move"
+}
+
+# make_oracle MNT SLOW SSD: the oracle's filesystem on SLOW and SSD at MNT,
+# its data written and placed (oracle_place(), whose log this prints), then
+# mounted -o hot_track: nothing moves, nothing is cached.
+make_oracle() {
+	local ohm
+	mkfs.btrfs -q -f -d single -m raid1 "$2" "$3" >/dev/null
+	mount -t btrfs -o "device=$3,hot_move" "$2" "$1"
+	ohm=$(hot_move_dir "$1")
+	echo 1000 > "$ohm/interval"
+	write_data "$1"
+	oracle_place "$ohm" "$1"
+	umount "$1"
+	mount -t btrfs -o "device=$3,hot_track" "$2" "$1"
+	echo 3 > /proc/sys/vm/drop_caches
+}
+
+# The reference's filesystem for the pairs, made before the others: the
+# bound's with its data, the oracle's placed.
+rplace=
+case $ref in
+bound)
 	rotational "$fast" 0
-	mkdir -p "$bmnt"
+	mkdir -p "$rmnt"
 	mkfs.btrfs -q -f "$fast" >/dev/null
-	mount -t btrfs -o hot_track "$fast" "$bmnt"
-	write_data "$bmnt"
-fi
+	mount -t btrfs -o hot_track "$fast" "$rmnt"
+	write_data "$rmnt" ;;
+oracle)
+	slow_disk slow2 "$DISK_hdd2"
+	rotational "$DISK_hdd2" 1
+	rotational /dev/mapper/slow2 1
+	rotational "$DISK_ssd2" 0
+	mkdir -p "$rmnt"
+	echo "guest-hot-move: placing the oracle's data for the pairs"
+	rplace=$(make_oracle "$rmnt" /dev/mapper/slow2 "$DISK_ssd2") ;;
+esac
 
 for cfg in ${configs//,/ }; do
 	rotational "$hdd" 1
 	rotational "$slow" 1
 	rotational "$ssd" 0
-	rotational "$fast" 0
-	case $cfg in
-	hot_move|hot_track|oracle)
-		mkfs.btrfs -q -f -d single -m raid1 "$slow" "$ssd" >/dev/null
-		mount -t btrfs -o "device=$ssd,${cfg/oracle/hot_move}" \
-			"$slow" "$mnt" ;;
-	bound)
-		# Made already, for the pairs: the same data.
-		if [ -n "$paired" ]; then
-			umount "$bmnt"
+	[ -z "$fast" ] || rotational "$fast" 0
+	place=
+	if [ "$cfg" = "$ref" ]; then
+		# Made already, for the pairs: the same data, nothing cached.
+		umount "$rmnt"
+		if [ "$cfg" = bound ]; then
 			mount -t btrfs -o hot_track "$fast" "$mnt"
 		else
-			mkfs.btrfs -q -f "$fast" >/dev/null
-			mount -t btrfs -o hot_track "$fast" "$mnt"
-		fi ;;
-	*) echo "guest-hot-move: unknown config $cfg" >&2; exit 2 ;;
-	esac
-	hm=/sys/fs/btrfs/$(btrfs filesystem show "$mnt" | awk '/uuid:/ { print $NF }')/hot_move
-	case $cfg in hot_move|oracle) echo 1000 > "$hm/interval" ;; esac
-
-	if [ "$cfg" = bound ] && [ -n "$paired" ]; then
+			mount -t btrfs -o "device=$DISK_ssd2,hot_track" \
+				/dev/mapper/slow2 "$mnt"
+			place=$rplace
+		fi
 		echo 3 > /proc/sys/vm/drop_caches
 	else
-		write_data "$mnt"
+		case $cfg in
+		hot_move|hot_track)
+			mkfs.btrfs -q -f -d single -m raid1 "$slow" "$ssd" \
+				>/dev/null
+			mount -t btrfs -o "device=$ssd,$cfg" "$slow" "$mnt"
+			# Nothing moves while the data is written.
+			[ "$cfg" = hot_track ] ||
+				echo 1000 > "$(hot_move_dir "$mnt")/interval"
+			write_data "$mnt" ;;
+		bound)
+			mkfs.btrfs -q -f "$fast" >/dev/null
+			mount -t btrfs -o hot_track "$fast" "$mnt"
+			write_data "$mnt" ;;
+		oracle)
+			# Placed, the same disks with nothing moving.
+			place=$(make_oracle "$mnt" "$slow" "$ssd") ;;
+		*)
+			echo "guest-hot-move: unknown config $cfg" >&2
+			exit 2 ;;
+		esac
 	fi
+	hm=$(hot_move_dir "$mnt")
 	if [ "$cfg" = hot_move ]; then
 		[ "$promote" = default ] || echo "$promote" > "$hm/promote_temp"
 		echo 5 > "$hm/interval"
-	fi
-	place=
-	if [ "$cfg" = oracle ]; then
-		# Placed, the same disks with nothing moving, nothing cached.
-		place=$(oracle_place "$hm")
-		umount "$mnt"
-		mount -t btrfs -o "device=$ssd,hot_track" "$slow" "$mnt"
-		echo 3 > /proc/sys/vm/drop_caches
 	fi
 
 	echo "guest-hot-move: $cfg"
@@ -302,7 +369,7 @@ for cfg in ${configs//,/ }; do
 	(cd "$out" && FILE=$mnt/data SIZE=${size}m HOT=${hot}m \
 		COLD=$((size - hot))m RUNTIME=$runtime NAME=$cfg \
 		fio --output-format=json --output="$out/$cfg.json" "$job")
-	[ "$cfg" != hot_move ] || [ -z "$paired" ] || run_pairs
+	[ "$cfg" != hot_move ] || [ -z "$ref" ] || run_pairs
 	if [ -n "$sampler" ]; then
 		kill "$sampler"
 		wait "$sampler" 2>/dev/null || true

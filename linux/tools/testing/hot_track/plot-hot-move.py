@@ -11,12 +11,13 @@ third of the run.  The goals: with a hot set that fits the SSD's room (up
 to its high watermark), hot_move settles at >= 80 % of the bound, all data
 on a fast disk; with a larger one, which no placement on these disks can
 bring to that bound, at >= 90 % of the oracle, the best static placement.
-Where guest-hot-move.sh ran pairs of windows of hot_move and the bound
-after hot_move's run (pairs.txt), the goal against the bound is judged on
-them: the geometric mean of the pairs' ratios, met if the lower end of its
-95 % confidence interval (Student's t over the logarithms) reaches 80 %.
-The goal against the oracle is not judged where the oracle's own run was
-not steady (its last third outside 0.85-1.15 times the rest of it).
+Where guest-hot-move.sh ran pairs of windows of hot_move and a reference,
+the bound or the oracle, after hot_move's run (pairs.txt), the goal
+against that reference is judged on them: the geometric mean of the
+pairs' ratios, met if the lower end of its 95 % confidence interval
+(Student's t over the logarithms) reaches the goal.  Without pairs, the
+goal against the oracle is not judged where the oracle's own run was not
+steady (its last third outside 0.85-1.15 times the rest of it).
 Needs scipy and matplotlib (/usr/bin/python3).
 With a hot set (guest-hot-move.sh HOT_MB), the ranges of the data file
 after it are read but never turn hot: they count as cold ranges, as the
@@ -136,44 +137,46 @@ def window_mb_s(path):
 
 
 def pairs(d):
-    """The pairs of windows, hot_move against the bound, if any were run
-    (pairs.txt): the design, the pairs used (both windows measured, no
-    relocation run begun in the bound's), the bytes hot_move moved during
-    them, and the geometric mean of the ratios with its 95 % interval
-    (None with fewer than two pairs)."""
+    """The pairs of windows, hot_move against a reference config, if any
+    were run (pairs.txt; its first line "PAIRS SECONDS [REFERENCE]", the
+    bound where the reference is not named): the design, the pairs used
+    (both windows measured, no relocation run begun in the reference's),
+    the bytes hot_move moved during them, and the geometric mean of the
+    ratios with its 95 % interval (None with fewer than two pairs)."""
     try:
         with open(os.path.join(d, "pairs.txt")) as f:
             lines = [x.split() for x in f if x.strip()]
         n, secs = int(lines[0][0]), int(lines[0][1])
+        ref = lines[0][2] if len(lines[0]) > 2 else "bound"
         windows = {(int(w[0]), w[1]): [int(x) for x in w[2:6]]
                    for w in lines[1:]}
     except (OSError, ValueError, IndexError):
         return None
-    if n < 1:
+    if n < 1 or ref not in GOALS:
         return None
-    hm, bd, missing, run_in_bound, stalled = [], [], 0, 0, 0
+    hm, rf, missing, run_in_ref, stalled = [], [], 0, 0, 0
     moves = [m for _, _, m0, m1 in windows.values() for m in (m0, m1)]
     for i in range(1, n + 1):
         h = window_mb_s(os.path.join(d, f"pair.{i}.hot_move.json"))
-        b = window_mb_s(os.path.join(d, f"pair.{i}.bound.json"))
-        wb = windows.get((i, "bound"))
+        b = window_mb_s(os.path.join(d, f"pair.{i}.{ref}.json"))
+        wb = windows.get((i, ref))
         if h is None or b is None or wb is None or b <= 0:
             missing += 1
         elif wb[1] != wb[0]:
-            run_in_bound += 1
+            run_in_ref += 1
         elif h <= 0:
             # hot_move read nothing: no ratio to average, and a miss.
             stalled += 1
         else:
             hm.append(h)
-            bd.append(b)
-    res = {"pairs": n, "window_s": secs, "used": len(hm),
-           "missing": missing, "run_in_bound": run_in_bound,
+            rf.append(b)
+    res = {"ref": ref, "pairs": n, "window_s": secs, "used": len(hm),
+           "missing": missing, "run_in_ref": run_in_ref,
            "stalled": stalled,
            "moved_mib": (max(moves) - min(moves)) / 2**20 if moves else None,
-           "hot_move_mb_s": hm, "bound_mb_s": bd, "ratio": None,
+           "hot_move_mb_s": hm, "ref_mb_s": rf, "ratio": None,
            "ci95": None}
-    logs = [math.log(h / b) for h, b in zip(hm, bd)]
+    logs = [math.log(h / b) for h, b in zip(hm, rf)]
     if len(logs) >= 2:
         k = len(logs)
         mean = sum(logs) / k
@@ -249,12 +252,13 @@ class Run:
                 continue
             applies = if_fits == self.fits
             goal = f">= {share:.0%}" if applies else "- (not this set's)"
-            pr = self.pairs if ref == "bound" else None
+            pr = self.pairs if self.pairs and \
+                self.pairs["ref"] == ref else None
             if pr:
                 how = (f"{pr['used']} of {pr['pairs']} pairs of "
                        f"{pr['window_s']} s windows")
                 hm_v = sum(pr["hot_move_mb_s"]) / max(pr["used"], 1)
-                r = sum(pr["bound_mb_s"]) / max(pr["used"], 1)
+                r = sum(pr["ref_mb_s"]) / max(pr["used"], 1)
                 ok, why = pairs_verdict(pr, share)
                 ratio = "-"
                 if pr["ci95"]:
@@ -295,9 +299,9 @@ def plot(run):
             line, = ax.plot(xs, ys, label=c)
             share, if_fits = GOALS.get(c, (None, None))
             if share and if_fits == run.fits and "hot_move" in run.tail:
-                judged = " (judged on the pairs)" \
-                    if c == "bound" and run.pairs else ""
-                if c == "oracle" and not run.oracle_judged:
+                paired = run.pairs and c == run.pairs["ref"]
+                judged = " (judged on the pairs)" if paired else ""
+                if c == "oracle" and not paired and not run.oracle_judged:
                     judged = " (not judged: the oracle not steady)"
                 ax.axhline(share * run.tail[c], ls=":",
                            color=line.get_color(),
@@ -396,20 +400,22 @@ def report(run):
             f"{on_ssd(ost.get('cold', ''))} ranges on the SSD.", ""]
     pr = run.pairs
     if pr:
+        ref = pr["ref"]
         lines += [
-            f"Pairs of {pr['window_s']} s windows after hot_move's run, "
+            f"Pairs of {pr['window_s']} s windows of hot_move and the "
+            f"{ref} after hot_move's run, "
             "hot_move's first in odd pairs (pair.N.CONFIG.json, "
             f"pairs.txt): {pr['used']} of {pr['pairs']} used "
-            f"({pr['missing']} without a result, {pr['run_in_bound']} with "
-            "a relocation run begun in the bound's window, "
+            f"({pr['missing']} without a result, {pr['run_in_ref']} with "
+            f"a relocation run begun in the {ref}'s window, "
             f"{pr['stalled']} with nothing read by hot_move); hot_move moved "
             + ("(not recorded)" if pr["moved_mib"] is None else
                f"{pr['moved_mib']:.0f} MiB") + " during them.", "",
-            "| pair | hot_move MB/s | bound MB/s | ratio |",
+            f"| pair | hot_move MB/s | {ref} MB/s | ratio |",
             "| --- | --- | --- | --- |"]
         lines += [f"| {i} | {h:.2f} | {b:.2f} | {h / b:.0%} |"
                   for i, (h, b) in enumerate(zip(pr["hot_move_mb_s"],
-                                                 pr["bound_mb_s"]), 1)]
+                                                 pr["ref_mb_s"]), 1)]
         lines.append("")
     goals = run.goals()
     if goals:
@@ -439,7 +445,7 @@ def report(run):
     if run.promotion:
         summary["promotion_s"] = run.promotion
     if run.pairs:
-        met, why = pairs_verdict(run.pairs, GOALS["bound"][0])
+        met, why = pairs_verdict(run.pairs, GOALS[run.pairs["ref"]][0])
         summary["paired"] = dict(run.pairs, met=met, why=why)
     if run.data["oracle"][1]:
         summary["oracle_steady"] = run.oracle_steady
@@ -467,10 +473,10 @@ def main():
     if args.g:
         lines = ["# btrfs hot relocation: goals", "",
                  "hot_move's throughput against all data on a fast disk "
-                 "(bound) for a hot set that fits the SSD, in pairs of "
-                 "windows where they ran (else over the last third of the "
-                 "run), and over the last third against the best static "
-                 "placement on the same disks (oracle) for a larger one.",
+                 "(bound) for a hot set that fits the SSD, and against "
+                 "the best static placement on disks like hot_move's "
+                 "(oracle) for a larger one: in pairs of windows where "
+                 "they ran, else over the last third of the runs.",
                  ""]
         lines += GOALS_HEAD + rows
         with open(args.g, "w") as f:

@@ -15,7 +15,8 @@ Writes RUN/summary.md and RUN/summary.json (each row: target, goal, result,
 met, not met or not judged, and the file it comes from) and prints the
 table, under the stamps of each step (stamps()) and, where the steps ran on
 more than one machine, host or day, a sentence that says so.  A goal is not
-judged where its data cannot decide it (hot_move's oracle run not steady):
+judged where its data cannot decide it (hot_move's oracle run not steady,
+where no pairs of windows were run against it):
 such rows are left out of the count of goals; a step without a result
 counts as not met.  Links name the files behind any symbolic link: a run
 may link the directories of a step from another.  With --readme, also
@@ -187,7 +188,11 @@ def hot_move_rows(run):
             if not hm or not bw.get(ref) or data.get("against") != ref:
                 continue
             pct = 100.0 * hm / bw[ref]
-            pr = data.get("paired") if ref == "bound" else None
+            # Pairs of windows against this reference (older runs: the
+            # bound, the only one they had).
+            pr = data.get("paired")
+            if pr and pr.get("ref", "bound") != ref:
+                pr = None
             if pr:
                 # Pairs of windows: met on the lower end of the interval,
                 # and only if hot_move moved nothing during them.
