@@ -40,11 +40,14 @@
 # an estimate of the duration of the overhead step first (-n: only that);
 # micro takes about a minute per 10 boots, accuracy about 5 minutes per
 # filesystem and set (quick: 52 minutes in all on 2 cores when last
-# timed, before CB_RUNS=4 and the pairs of windows, about 6 minutes more by
-# estimate).  The update worker runs every UPDATE_DELAY seconds
-# (hot-update-delay, default 10: the kernel's) in accuracy and hot_move.
+# timed, before CB_RUNS=4 and the pairs of windows; about 70 minutes by
+# the times of its steps on the host of results/2026-12-03-issue16/targets
+# and the large set's pairs, by estimate).  The update worker runs every
+# UPDATE_DELAY seconds (hot-update-delay, default 10: the kernel's) in
+# accuracy and hot_move.
 #
-#   quick  every target against its goal in under an hour: the overhead
+#   quick  every target against its goal (in under an hour, the goal;
+#          not met, above): the overhead
 #          in CPU time (below) on xfs, 6 rounds; 3 micro runs per CPU
 #          count; accuracy on xfs, ext4, btrfs at zipf s = 1.1 and on xfs
 #          at 1.0; hot_move with a hot set that fits the SSD and one that
@@ -523,7 +526,8 @@ if has hot_move; then
 	# zipf reads over the whole file), where no placement reaches the
 	# bound, against the oracle: the hottest ranges that fit placed on the
 	# SSD, nothing moving.  Its runtime is not cut in quick mode (about 11
-	# minutes for both configs and the placement): hot_move fills the SSD
+	# minutes for both configs and the placement, and 2.5 for 12 pairs of
+	# windows, by estimate): hot_move fills the SSD
 	# over 150-200 s there, and a shorter run would measure it before it
 	# settled.  HM_LARGE_RUNTIME changes it.
 	hm_dirs=()

@@ -28,23 +28,27 @@
 #   hot_track  the same filesystem, mount -o hot_track: nothing moves
 #   bound      btrfs on $DISK_fast alone: everything on non-rotational
 #              storage, the upper bound
-#   oracle     the best static placement on the disks of hot_move: the
+#   oracle     the best static placement on disks like hot_move's (its
+#              own, below, where it is the pairs' reference): the
 #              hottest ranges that fit the SSD's share placed there first
 #              (see oracle_place()), then the workload on a hot_track
 #              mount, nothing moving: the bound for a hot set larger than
 #              the SSD
 #
 # With hot_move before the reference in CONFIGS (the oracle if it is there,
-# else the bound), the reference's filesystem is made first and stays
+# else the bound: pairs against the bound where the oracle runs too want
+# two runs), the reference's filesystem is made first and stays
 # mounted: the bound's on $DISK_fast; the oracle's, placed, on a second
 # pair of disks like hot_move's, a dm-delay disk over $DISK_hdd2 and
 # $DISK_ssd2, mounted -o hot_track.  After hot_move's run, PAIRS (a ninth
 # argument, even, default 24; 0: none) pairs of windows of PAIR_S seconds
 # (a tenth, default 5) run the workload on each filesystem in turn,
 # hot_move's first in odd pairs, so that each order runs as often.
-# Relocation runs every 5 s in hot_move's windows; before each of the
-# reference's, a long interval is set, and its window starts 2 s after the
-# run that this starts (a write to a tunable starts one) has begun.  The
+# Relocation runs every 5 s in hot_move's windows.  Before a window of the
+# reference's that follows one of hot_move's, a long interval is set, and
+# the window starts once the run that this starts (a write to a tunable
+# starts one) has begun and the bytes hot_move moved have not changed for
+# a second, and a second later.  The
 # two windows of a pair are seconds apart: a drift of the guest's
 # throughput over tens of seconds to minutes (between two levels 37 %
 # apart on a UML guest, whatever it runs; the oracle's run fell to half
@@ -62,7 +66,9 @@
 # second while fio runs and the pairs.
 # plot-hot-move.py turns them into a plot and a report.
 set -euo pipefail
-[ $# -ge 1 ] || { sed -n '4,63p' "$0"; exit 2; }
+# A failure inside $(...) (make_oracle()) ends the script too.
+shopt -s inherit_errexit
+[ $# -ge 1 ] || { sed -n '4,67p' "$0"; exit 2; }
 out=$(realpath -m "$1") runtime=${2:-240} size=${3:-2048} delay=${4:-4}
 configs=${5:-hot_move,hot_track,bound} promote=${6:-0x7c000000}
 hot=${7:-0} update=${8:-10} pairs=${9:-24} pair_s=${10:-5}
@@ -76,6 +82,12 @@ here=$(cd "$(dirname "$0")" && pwd)
 # harness's build directory, or as $BTRFS_WHERE.
 where=${BTRFS_WHERE:-$here/../selftests/hot_track/btrfs_where}
 [ -x "$where" ] || where=${HT_TOP:-}/build/selftests/btrfs_where
+for cfg in ${configs//,/ }; do
+	case $cfg in
+	hot_move|hot_track|bound|oracle) ;;
+	*) echo "guest-hot-move: unknown config $cfg" >&2; exit 2 ;;
+	esac
+done
 mnt=/mnt/hot_move rmnt=/mnt/hot_move_ref
 hdd=${DISK_hdd:?} ssd=${DISK_ssd:?} fast=${DISK_fast:-}
 mkdir -p "$out" "$mnt"
@@ -250,7 +262,16 @@ run_pairs() {
 					[ "$(cat "$hm/runs")" = "$r0" ] || break
 					sleep 0.1
 				done
-				sleep 2
+				# Until that run has moved what it moves
+				# (at most a minute; pairs() sets aside
+				# a window in which anything moved).
+				m0=$(moved)
+				for ((i = 0; i < 60; i++)); do
+					sleep 1
+					[ "$(moved)" != "$m0" ] || break
+					m0=$(moved)
+				done
+				sleep 1
 				relocating=0
 			fi
 			r0=$(cat "$hm/runs") m0=$(moved)
@@ -313,6 +334,11 @@ for cfg in ${configs//,/ }; do
 	rotational "$slow" 1
 	rotational "$ssd" 0
 	[ -z "$fast" ] || rotational "$fast" 0
+	if [ "$ref" = oracle ]; then
+		rotational "$DISK_hdd2" 1
+		rotational /dev/mapper/slow2 1
+		rotational "$DISK_ssd2" 0
+	fi
 	place=
 	if [ "$cfg" = "$ref" ]; then
 		# Made already, for the pairs: the same data, nothing cached.
@@ -342,9 +368,6 @@ for cfg in ${configs//,/ }; do
 		oracle)
 			# Placed, the same disks with nothing moving.
 			place=$(make_oracle "$mnt" "$slow" "$ssd") ;;
-		*)
-			echo "guest-hot-move: unknown config $cfg" >&2
-			exit 2 ;;
 		esac
 	fi
 	hm=$(hot_move_dir "$mnt")

@@ -15,9 +15,9 @@ Where guest-hot-move.sh ran pairs of windows of hot_move and a reference,
 the bound or the oracle, after hot_move's run (pairs.txt), the goal
 against that reference is judged on them: the geometric mean of the
 pairs' ratios, met if the lower end of its 95 % confidence interval
-(Student's t over the logarithms) reaches the goal.  Without pairs, the
-goal against the oracle is not judged where the oracle's own run was not
-steady (its last third outside 0.85-1.15 times the rest of it).
+(Student's t over the logarithms) reaches the goal.  Without pairs
+against it, the goal against the oracle is not judged where the oracle's
+own run was not steady (its last third outside 0.85-1.15 times the rest of it).
 Needs scipy and matplotlib (/usr/bin/python3).
 With a hot set (guest-hot-move.sh HOT_MB), the ranges of the data file
 after it are read but never turn hot: they count as cold ranges, as the
@@ -140,7 +140,8 @@ def pairs(d):
     """The pairs of windows, hot_move against a reference config, if any
     were run (pairs.txt; its first line "PAIRS SECONDS [REFERENCE]", the
     bound where the reference is not named): the design, the pairs used
-    (both windows measured, no relocation run begun in the reference's),
+    (both windows measured, no relocation run begun nor bytes moved in
+    the reference's),
     the bytes hot_move moved during them, and the geometric mean of the
     ratios with its 95 % interval (None with fewer than two pairs)."""
     try:
@@ -162,7 +163,7 @@ def pairs(d):
         wb = windows.get((i, ref))
         if h is None or b is None or wb is None or b <= 0:
             missing += 1
-        elif wb[1] != wb[0]:
+        elif wb[1] != wb[0] or wb[3] != wb[2]:
             run_in_ref += 1
         elif h <= 0:
             # hot_move read nothing: no ratio to average, and a miss.
@@ -300,7 +301,8 @@ def plot(run):
             share, if_fits = GOALS.get(c, (None, None))
             if share and if_fits == run.fits and "hot_move" in run.tail:
                 paired = run.pairs and c == run.pairs["ref"]
-                judged = " (judged on the pairs)" if paired else ""
+                judged = " (the goal judged on the pairs)" if paired \
+                    else ""
                 if c == "oracle" and not paired and not run.oracle_judged:
                     judged = " (not judged: the oracle not steady)"
                 ax.axhline(share * run.tail[c], ls=":",
@@ -407,7 +409,8 @@ def report(run):
             "hot_move's first in odd pairs (pair.N.CONFIG.json, "
             f"pairs.txt): {pr['used']} of {pr['pairs']} used "
             f"({pr['missing']} without a result, {pr['run_in_ref']} with "
-            f"a relocation run begun in the {ref}'s window, "
+            f"relocation, a run begun or bytes moved, in the {ref}'s "
+            "window, "
             f"{pr['stalled']} with nothing read by hot_move); hot_move moved "
             + ("(not recorded)" if pr["moved_mib"] is None else
                f"{pr['moved_mib']:.0f} MiB") + " during them.", "",
