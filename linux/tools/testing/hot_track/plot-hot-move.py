@@ -141,9 +141,9 @@ def pairs(d):
     were run (pairs.txt; its first line "PAIRS SECONDS [REFERENCE]", the
     bound where the reference is not named): the design, the pairs used
     (both windows measured, no relocation run begun nor bytes moved in
-    the reference's),
-    the bytes hot_move moved during them, and the geometric mean of the
-    ratios with its 95 % interval (None with fewer than two pairs)."""
+    the reference's), the bytes hot_move moved during them and those it
+    held on the SSD after them (hot_move.txt), and the geometric mean of
+    the ratios with its 95 % interval (None with fewer than two pairs)."""
     try:
         with open(os.path.join(d, "pairs.txt")) as f:
             lines = [x.split() for x in f if x.strip()]
@@ -171,10 +171,12 @@ def pairs(d):
         else:
             hm.append(h)
             rf.append(b)
+    held = int(stats(d, "hot_move").get("ssd_used_bytes", 0) or 0)
     res = {"ref": ref, "pairs": n, "window_s": secs, "used": len(hm),
            "missing": missing, "run_in_ref": run_in_ref,
            "stalled": stalled,
            "moved_mib": (max(moves) - min(moves)) / 2**20 if moves else None,
+           "ssd_used_mib": held / 2**20 if held else None,
            "hot_move_mb_s": hm, "ref_mb_s": rf, "ratio": None,
            "ci95": None}
     logs = [math.log(h / b) for h, b in zip(hm, rf)]
@@ -188,13 +190,22 @@ def pairs(d):
     return res
 
 
+# hot_move has settled if what it moves during the pairs is at most this
+# share of what it holds on the SSD: a range or two demoted as its data
+# idles in the reference's windows (2026-12-04: 1 of 656 MiB) leaves the
+# placement the windows measure as it was; filling the SSD does not.
+SETTLED_SHARE = 0.01
+
+
 def pairs_verdict(pr, share):
-    """(met, words) of the goal @share on pairs @pr: met if hot_move moved
-    nothing during them and the interval's lower end reaches @share."""
-    if pr["moved_mib"] is None or pr["moved_mib"] > 0:
-        moved = "not recorded" if pr["moved_mib"] is None else \
-            f"{pr['moved_mib']:.0f} MiB"
-        return False, f"not settled: hot_move moved {moved} during them"
+    """(met, words) of the goal @share on pairs @pr: met if hot_move had
+    settled (moved at most %SETTLED_SHARE of what it holds on the SSD
+    during them; nothing, where that is not recorded) and the interval's
+    lower end reaches @share."""
+    moved, held = pr["moved_mib"], pr.get("ssd_used_mib")
+    if moved is None or moved > SETTLED_SHARE * (held or 0):
+        what = "not recorded" if moved is None else f"{moved:.0f} MiB"
+        return False, f"not settled: hot_move moved {what} during them"
     if pr.get("stalled"):
         return False, f"hot_move read nothing in {pr['stalled']} window(s)"
     if pr["ci95"] is None:
@@ -413,7 +424,10 @@ def report(run):
             "window, "
             f"{pr['stalled']} with nothing read by hot_move); hot_move moved "
             + ("(not recorded)" if pr["moved_mib"] is None else
-               f"{pr['moved_mib']:.0f} MiB") + " during them.", "",
+               f"{pr['moved_mib']:.0f} MiB") + " during them"
+            + ("" if not pr.get("ssd_used_mib") else
+               f", of the {pr['ssd_used_mib']:.0f} MiB it held on the SSD "
+               f"(settled: at most {SETTLED_SHARE:.0%})") + ".", "",
             f"| pair | hot_move MB/s | {ref} MB/s | ratio |",
             "| --- | --- | --- | --- |"]
         lines += [f"| {i} | {h:.2f} | {b:.2f} | {h / b:.0%} |"

@@ -195,7 +195,7 @@ def hot_move_rows(run):
                 pr = None
             if pr:
                 # Pairs of windows: met on the lower end of the interval,
-                # and only if hot_move moved nothing during them.
+                # and only if hot_move had settled (pairs_verdict()).
                 ci = "-"
                 if pr["ci95"]:
                     ci = "%.1f %% [%.1f, %.1f]" % tuple(
