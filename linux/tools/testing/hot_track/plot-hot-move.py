@@ -141,23 +141,30 @@ def pairs(d):
     were run (pairs.txt; its first line "PAIRS SECONDS [REFERENCE]", the
     bound where the reference is not named): the design, the pairs used
     (both windows measured, no relocation run begun nor bytes moved in
-    the reference's), the bytes hot_move moved during them and those it
-    held on the SSD after them (hot_move.txt), and the geometric mean of
-    the ratios with its 95 % interval (None with fewer than two pairs)."""
+    the reference's, before the first pair in which hot_move's bytes moved
+    had changed since the pairs began), the bytes hot_move moved during
+    them, and the geometric mean of the ratios with its 95 % interval
+    (None with fewer than two pairs)."""
     try:
         with open(os.path.join(d, "pairs.txt")) as f:
             lines = [x.split() for x in f if x.strip()]
         n, secs = int(lines[0][0]), int(lines[0][1])
         ref = lines[0][2] if len(lines[0]) > 2 else "bound"
-        windows = {(int(w[0]), w[1]): [int(x) for x in w[2:6]]
-                   for w in lines[1:]}
+        order = [(int(w[0]), w[1], [int(x) for x in w[2:6]])
+                 for w in lines[1:]]
     except (OSError, ValueError, IndexError):
         return None
     if n < 1 or ref not in GOALS:
         return None
+    windows = {(i, c): w for i, c, w in order}
     hm, rf, missing, run_in_ref, stalled = [], [], 0, 0, 0
     moves = [m for _, _, m0, m1 in windows.values() for m in (m0, m1)]
-    for i in range(1, n + 1):
+    # The first pair from which hot_move's placement was not the one it
+    # had when the pairs began: those from it on measure another.
+    moved_from = next((i for i, _, w in order
+                       if w[2] != order[0][2][2] or w[3] != order[0][2][2]),
+                      None) if order else None
+    for i in range(1, n + 1 if moved_from is None else moved_from):
         h = window_mb_s(os.path.join(d, f"pair.{i}.hot_move.json"))
         b = window_mb_s(os.path.join(d, f"pair.{i}.{ref}.json"))
         wb = windows.get((i, ref))
@@ -171,12 +178,11 @@ def pairs(d):
         else:
             hm.append(h)
             rf.append(b)
-    held = int(stats(d, "hot_move").get("ssd_used_bytes", 0) or 0)
     res = {"ref": ref, "pairs": n, "window_s": secs, "used": len(hm),
            "missing": missing, "run_in_ref": run_in_ref,
            "stalled": stalled,
            "moved_mib": (max(moves) - min(moves)) / 2**20 if moves else None,
-           "ssd_used_mib": held / 2**20 if held else None,
+           "moved_from_pair": moved_from,
            "hot_move_mb_s": hm, "ref_mb_s": rf, "ratio": None,
            "ci95": None}
     logs = [math.log(h / b) for h, b in zip(hm, rf)]
@@ -190,22 +196,17 @@ def pairs(d):
     return res
 
 
-# hot_move has settled if what it moves during the pairs is at most this
-# share of what it holds on the SSD: a range or two demoted as its data
-# idles in the reference's windows (2026-12-04: 1 of 656 MiB) leaves the
-# placement the windows measure as it was; filling the SSD does not.
-SETTLED_SHARE = 0.01
-
-
 def pairs_verdict(pr, share):
     """(met, words) of the goal @share on pairs @pr: met if hot_move had
-    settled (moved at most %SETTLED_SHARE of what it holds on the SSD
-    during them; nothing, where that is not recorded) and the interval's
-    lower end reaches @share."""
-    moved, held = pr["moved_mib"], pr.get("ssd_used_mib")
-    if moved is None or moved > SETTLED_SHARE * (held or 0):
-        what = "not recorded" if moved is None else f"{moved:.0f} MiB"
-        return False, f"not settled: hot_move moved {what} during them"
+    settled (its placement unchanged through at least half of the pairs,
+    from the first: those after are not used) and the interval's lower end
+    reaches @share."""
+    moved, first = pr["moved_mib"], pr.get("moved_from_pair")
+    if moved is None or (moved > 0 and first is None) or \
+            (first is not None and (first - 1) * 2 < pr["pairs"]):
+        what = "not recorded" if moved is None else \
+            f"{moved:.0f} MiB, from pair {first} on"
+        return False, f"not settled: hot_move moved {what}"
     if pr.get("stalled"):
         return False, f"hot_move read nothing in {pr['stalled']} window(s)"
     if pr["ci95"] is None:
@@ -425,9 +426,10 @@ def report(run):
             f"{pr['stalled']} with nothing read by hot_move); hot_move moved "
             + ("(not recorded)" if pr["moved_mib"] is None else
                f"{pr['moved_mib']:.0f} MiB") + " during them"
-            + ("" if not pr.get("ssd_used_mib") else
-               f", of the {pr['ssd_used_mib']:.0f} MiB it held on the SSD "
-               f"(settled: at most {SETTLED_SHARE:.0%})") + ".", "",
+            + ("" if not pr.get("moved_from_pair") else
+               f", from pair {pr['moved_from_pair']} on, whose pairs are "
+               "not used (the goal is judged if hot_move's placement was "
+               "unchanged through at least half of them)") + ".", "",
             f"| pair | hot_move MB/s | {ref} MB/s | ratio |",
             "| --- | --- | --- | --- |"]
         lines += [f"| {i} | {h:.2f} | {b:.2f} | {h / b:.0%} |"
