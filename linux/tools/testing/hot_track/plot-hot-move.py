@@ -15,7 +15,9 @@ Where guest-hot-move.sh ran pairs of windows of hot_move and a reference,
 the bound or the oracle, after hot_move's run (pairs.txt), the goal
 against that reference is judged on them: the geometric mean of the
 pairs' ratios, met if the lower end of its 95 % confidence interval
-(Student's t over the logarithms) reaches the goal.  Without pairs
+(Student's t over the logarithms) reaches the goal and hot_move had
+settled: its placement unchanged through at least the first half of the
+pairs, of which those before it changed are used.  Without pairs
 against it, the goal against the oracle is not judged where the oracle's
 own run was not steady (its last third outside 0.85-1.15 times the rest of it).
 Needs scipy and matplotlib (/usr/bin/python3).
