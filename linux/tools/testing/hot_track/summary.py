@@ -200,13 +200,21 @@ def hot_move_rows(run):
                 if pr["ci95"]:
                     ci = "%.1f %% [%.1f, %.1f]" % tuple(
                         100.0 * x for x in [pr["ratio"]] + pr["ci95"])
+                # Met on the pairs before hot_move first moved: say so, and
+                # that nothing may move by the rule before patch 106.
+                moved = ""
+                if pr["met"] and pr.get("moved_from_pair"):
+                    moved = ("; hot_move moved %.0f MiB from pair %d on, "
+                             "those pairs left out: not settled by the "
+                             "rule that nothing moves" %
+                             (pr["moved_mib"], pr["moved_from_pair"]))
                 rows.append(row(
                     "btrfs hot_move, %s, against %s" % (data["hot_set"], ref),
                     ">= %g %% (95 %% CI lower end)" % goal,
-                    "%s (%d of %d pairs of %d s windows%s; last third of "
+                    "%s (%d of %d pairs of %d s windows%s%s; last third of "
                     "the runs %.1f %%)" %
                     (ci, pr["used"], pr["pairs"], pr["window_s"],
-                     "; " + pr["why"] if pr["why"] else "", pct),
+                     "; " + pr["why"] if pr["why"] else "", moved, pct),
                     pr["met"],
                     path))
                 continue
