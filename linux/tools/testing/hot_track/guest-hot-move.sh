@@ -245,7 +245,7 @@ moved() {
 # line per window in pairs.txt: N CONFIG RUNS_BEFORE RUNS_AFTER
 # MOVED_BEFORE MOVED_AFTER.
 run_pairs() {
-	local n c i r0 m0 order relocating=1
+	local n c i r0 m0 m1 order relocating=1
 	echo "guest-hot-move: $pairs pairs of ${pair_s} s windows against $ref"
 	echo "$pairs $pair_s $ref" > "$out/pairs.txt"
 	for ((n = 1; n <= pairs; n++)); do
@@ -268,8 +268,9 @@ run_pairs() {
 				m0=$(moved)
 				for ((i = 0; i < 60; i++)); do
 					sleep 1
-					[ "$(moved)" != "$m0" ] || break
-					m0=$(moved)
+					m1=$(moved)
+					[ "$m1" != "$m0" ] || break
+					m0=$m1
 				done
 				sleep 1
 				relocating=0
@@ -309,27 +310,9 @@ make_oracle() {
 	echo 3 > /proc/sys/vm/drop_caches
 }
 
-# The reference's filesystem for the pairs, made before the others: the
-# bound's with its data, the oracle's placed.
-rplace=
-case $ref in
-bound)
-	rotational "$fast" 0
-	mkdir -p "$rmnt"
-	mkfs.btrfs -q -f "$fast" >/dev/null
-	mount -t btrfs -o hot_track "$fast" "$rmnt"
-	write_data "$rmnt" ;;
-oracle)
-	slow_disk slow2 "$DISK_hdd2"
-	rotational "$DISK_hdd2" 1
-	rotational /dev/mapper/slow2 1
-	rotational "$DISK_ssd2" 0
-	mkdir -p "$rmnt"
-	echo "guest-hot-move: placing the oracle's data for the pairs"
-	rplace=$(make_oracle "$rmnt" /dev/mapper/slow2 "$DISK_ssd2") ;;
-esac
-
-for cfg in ${configs//,/ }; do
+# disks_rotational: every disk marked as what it stands for, before each
+# filesystem is made or mounted.
+disks_rotational() {
 	rotational "$hdd" 1
 	rotational "$slow" 1
 	rotational "$ssd" 0
@@ -339,6 +322,28 @@ for cfg in ${configs//,/ }; do
 		rotational /dev/mapper/slow2 1
 		rotational "$DISK_ssd2" 0
 	fi
+}
+
+# The reference's filesystem for the pairs, made before the others: the
+# bound's with its data, the oracle's placed.
+rplace=
+case $ref in
+bound)
+	disks_rotational
+	mkdir -p "$rmnt"
+	mkfs.btrfs -q -f "$fast" >/dev/null
+	mount -t btrfs -o hot_track "$fast" "$rmnt"
+	write_data "$rmnt" ;;
+oracle)
+	slow_disk slow2 "$DISK_hdd2"
+	disks_rotational
+	mkdir -p "$rmnt"
+	echo "guest-hot-move: placing the oracle's data for the pairs"
+	rplace=$(make_oracle "$rmnt" /dev/mapper/slow2 "$DISK_ssd2") ;;
+esac
+
+for cfg in ${configs//,/ }; do
+	disks_rotational
 	place=
 	if [ "$cfg" = "$ref" ]; then
 		# Made already, for the pairs: the same data, nothing cached.

@@ -468,8 +468,8 @@ def report(run):
         summary["promotion_s"] = run.promotion
     if run.pairs:
         met, why = pairs_verdict(run.pairs, GOALS[run.pairs["ref"]][0])
-        # The verdict where nothing may move during the pairs (patch 104's
-        # rule), for the reader of a run in which something did.
+        # The verdict by the stricter rule that nothing moves during the
+        # pairs, for the reader of a run in which something did.
         strict = met and run.pairs["moved_mib"] == 0
         summary["paired"] = dict(run.pairs, met=met, why=why,
                                  met_strict=strict)

@@ -201,7 +201,7 @@ def hot_move_rows(run):
                     ci = "%.1f %% [%.1f, %.1f]" % tuple(
                         100.0 * x for x in [pr["ratio"]] + pr["ci95"])
                 # Met on the pairs before hot_move first moved: say so, and
-                # that nothing may move by the rule before patch 106.
+                # that the stricter rule, nothing moves, says not settled.
                 moved = ""
                 if pr["met"] and pr.get("moved_from_pair"):
                     moved = ("; hot_move moved %.0f MiB from pair %d on, "
