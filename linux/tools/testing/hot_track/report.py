@@ -33,7 +33,12 @@ one after another, or in pairs at the same time (scripts/bench.sh: base
 beside on in <r>-base and <r>-on, off beside on in <r>-off and
 <r>-on-off): then on against base and on against off come each from its
 own pair, and off against base from both (on over base, divided by on
-over off; it also holds what differs between the two pairs).  The goal,
+over off; it also holds what differs between the two pairs).  The two
+of a pair run on two host CPUs, swapped every round (host-cpu.txt in each
+sample says which; without it, bench.sh's rule): a CPU slower for one
+config than the other then moves the log ratios of alternate rounds up
+and down.  The host CPU is a factor of the interval (cpu_fit()): the mean
+of each CPU's mean, the sd pooled within each CPU.  The goal,
 on against base, is met where the upper end is below GOAL_PCT.  Also
 RESULTS/cpu-overhead.png and RESULTS/cpu-overhead.json (every number of
 the table, and the samples it came from).  Rounds for the goal: how many
@@ -278,6 +283,30 @@ def cpu_samples(results):
     return out, source
 
 
+def cpu_places(results, pairs):
+    """{config: {round: place}}: the host CPU each run of the CPU time was
+    pinned to, from its host-cpu.txt (scripts/bench.sh), or, for runs in
+    pairs that have none, bench.sh's rule: base and off on one CPU of the
+    pair, on and on-off on the other, swapped every round (the places are
+    then 0 and 1, not CPU numbers).  Empty where neither says."""
+    out = {}
+    for d in sorted(os.listdir(results)):
+        m = re.match(r"^(\d+)-(base|off|on|on-off)$", d)
+        if not m:
+            continue
+        rnd, config = int(m.group(1)), m.group(2)
+        path = os.path.join(results, d, "host-cpu.txt")
+        if os.path.exists(path):
+            with open(path) as f:
+                place = f.read().strip()
+        elif pairs:
+            place = str((rnd + (config in ("on", "on-off"))) % 2)
+        else:
+            continue
+        out.setdefault(config, {})[rnd] = place
+    return out
+
+
 def io_bounds(results):
     """{label: [(dearest ns, estimate ns), ...]}: per "on" sample, what
     the tracking code takes at the micro benchmarks' costs, every event at
@@ -337,35 +366,87 @@ def cpu_comparisons(per_round, pairs):
     return {"on": on, "on_vs_off": on_off, "off": off}
 
 
-def cpu_overhead(logs):
+# The config whose host CPU is the place of a comparison's round.
+PLACE_OF = {"on": "base", "on_vs_off": "off", "off": "base"}
+
+
+def cpu_fit(logs, places=None):
+    """(mean, standard error, degrees of freedom, sd) of the per-round log
+    ratios {round: log}.  With @places ({round: host CPU}, see
+    cpu_places()) where the rounds ran in more than one place, each at
+    least twice and with a degree of freedom left over: the place is a
+    factor, as in a crossover trial.  The mean is then that of the places'
+    means, the sd the pooled sd within places (n - places degrees of
+    freedom): a host CPU that is slower for one config of a pair than the
+    other (it takes more of the host's interrupts, say) does not widen
+    the interval, where the swaps of bench.sh only take it out of the
+    mean.  Else the plain mean and sd (n - 1)."""
+    rounds = sorted(logs)
+    n = len(rounds)
+    groups = {}
+    for r in rounds:
+        groups.setdefault((places or {}).get(r), []).append(logs[r])
+    k = len(groups)
+    if k > 1 and None not in groups and n - k >= 2 and \
+            all(len(g) >= 2 for g in groups.values()):
+        means = [statistics.mean(g) for g in groups.values()]
+        ss = sum((x - m) ** 2 for g, m in zip(groups.values(), means)
+                 for x in g)
+        df = n - k
+        sd = math.sqrt(ss / df)
+        se = sd / k * math.sqrt(sum(1 / len(g) for g in groups.values()))
+        return statistics.mean(means), se, df, sd
+    vals = [logs[r] for r in rounds]
+    sd = statistics.stdev(vals)
+    return statistics.mean(vals), sd / math.sqrt(n), n - 1, sd
+
+
+def cpu_place_effect(logs, places):
+    """Half the spread between the places' means of the log ratios
+    {round: log}, in % (the place of the first round against the other's),
+    or None with fewer than two places of at least two rounds each."""
+    groups = {}
+    for r in sorted(logs):
+        groups.setdefault((places or {}).get(r), []).append(logs[r])
+    if len(groups) != 2 or None in groups or \
+            any(len(g) < 2 for g in groups.values()):
+        return None
+    a, b = (statistics.mean(g) for g in groups.values())
+    return (math.exp((a - b) / 2) - 1) * 100
+
+
+def cpu_overhead(logs, places=None):
     """(overhead %, low %, high %, n) of the per-round log ratios {round:
-    log}: their mean with Student's t interval at 95 %."""
-    logs = [logs[r] for r in sorted(logs)]
+    log}: their mean with Student's t interval at 95 %, the host CPU of
+    each round (@places) a factor where it can be (cpu_fit())."""
     n = len(logs)
     if n < 2:
         return float("nan"), float("nan"), float("nan"), n
-    mu = statistics.mean(logs)
-    half = stats.t.ppf(1 - ALPHA / 2, n - 1) * statistics.stdev(logs) / \
-        math.sqrt(n)
+    mu, se, df, _ = cpu_fit(logs, places)
+    half = stats.t.ppf(1 - ALPHA / 2, df) * se
 
     def pct(v):
         return (math.exp(v) - 1) * 100
     return pct(mu), pct(mu - half), pct(mu + half), n
 
 
-def cpu_rounds_for_goal(logs):
+def cpu_rounds_for_goal(logs, places=None):
     """The fewest rounds in which a workload that costs nothing, its
-    per-round log ratios {round: log} spread as these are (their sd),
-    meets the goal with a chance of POWER: the upper end of its 95 %
-    interval below log(1 + GOAL_PCT / 100), by the usual sample size of a
-    one-sided t-test.  None with fewer than two rounds; MAX_ROUNDS where
-    even that many are not enough (then "more")."""
+    per-round log ratios {round: log} spread as these are (their sd, within
+    places if cpu_fit() takes @places as a factor), meets the goal with a
+    chance of POWER: the upper end of its 95 % interval below log(1 +
+    GOAL_PCT / 100), by the usual sample size of a one-sided t-test (the
+    rounds split evenly between the places).  None with fewer than two
+    rounds; MAX_ROUNDS where even that many are not enough (then "more")."""
     if len(logs) < 2:
         return None
-    sd = statistics.stdev(logs.values())
+    _, _, df, sd = cpu_fit(logs, places)
+    # The degrees of freedom the places take.
+    lost = len(logs) - df
     goal = math.log1p(GOAL_PCT / 100)
-    for n in range(2, MAX_ROUNDS):
-        t = stats.t.ppf(1 - ALPHA / 2, n - 1) + stats.t.ppf(POWER, n - 1)
+    for n in range(lost + 1, MAX_ROUNDS):
+        t = stats.t.ppf(1 - ALPHA / 2, n - lost) + \
+            stats.t.ppf(POWER, n - lost)
         if t * sd / math.sqrt(n) < goal:
             return n
     return MAX_ROUNDS
@@ -383,6 +464,7 @@ def cpu_report(results, stamp):
             "I/O threads and user space)" if source == "host" else
             "the guest's /proc/stat (ticks: sampling error)")
     pairs = any("on-off" in per_round for per_round in data.values())
+    places = cpu_places(results, pairs)
     how = ("Each round ran in pairs at the same time, each guest on a host "
            "CPU of its own: base beside on, then off beside on; on against "
            "base and on against off come each from its pair, off against "
@@ -397,7 +479,11 @@ def cpu_report(results, stamp):
              "n: those rounds; overhead: the CPU time "
              "of one config against another's in the same round, mean of "
              "the log ratios, with its 95 %% confidence interval "
-             "(Student's t).  Goal: the upper end of on against base below "
+             "(Student's t; where the rounds of a comparison ran on more "
+             "than one host CPU, the CPU a factor: the mean of the CPUs' "
+             "means, the sd pooled within each CPU, a degree of freedom "
+             "fewer for each CPU past the first).  Goal: the upper end of "
+             "on against base below "
              "%g %%.  Rounds for the goal: how many rounds a workload "
              "that costs nothing needs to meet the goal with a chance of "
              "%g %%, if its on against base spreads from round to round "
@@ -422,10 +508,16 @@ def cpu_report(results, stamp):
             means.append("%.3f" % (statistics.mean(v) / 1e9) if v else "-")
         res = {}
         for c, logs in comps.items():
-            o, lo, hi, n = cpu_overhead(logs)
+            where = places.get(PLACE_OF[c], {})
+            o, lo, hi, n = cpu_overhead(logs, where)
             res[c] = (o, lo, hi, n)
+            _, plo, phi, _ = cpu_overhead(logs)
             row[c] = {"overhead_pct": nan_none(o),
-                      "ci95_pct": [nan_none(lo), nan_none(hi)], "n": n}
+                      "ci95_pct": [nan_none(lo), nan_none(hi)], "n": n,
+                      "ci95_plain_pct": [nan_none(plo), nan_none(phi)],
+                      "host_cpu_pct": cpu_place_effect(logs, where),
+                      "places": {str(r): where.get(r) for r in
+                                 sorted(logs)}}
         cells.append(str(res["on"][3]))
         cells += means
         for c in ("on", "on_vs_off", "off"):
@@ -437,7 +529,7 @@ def cpu_report(results, stamp):
             else None
         cells.append("-" if math.isnan(hi) else
                      ("met" if hi < GOAL_PCT else "**not met**"))
-        need = cpu_rounds_for_goal(comps["on"])
+        need = cpu_rounds_for_goal(comps["on"], places.get("base", {}))
         row["on"]["rounds_for_goal"] = need
         cells.append("-" if need is None else
                      ("more than %d" % MAX_ROUNDS if need == MAX_ROUNDS
