@@ -358,20 +358,27 @@ guest_bench()
 	shift 3
 
 	[ $cfg = base ] && k=$kbase/linux
-	local rc=0 a prev= cpu=
+	local rc=0 a prev= cpu= stat
 
 	# The host CPU it ran on (-P), for report.py: a factor of the pairs.
 	for a in "$@"; do
 		[ "$prev" != -P ] || cpu=$a
 		prev=$a
 	done
+	# The host's CPUs' times (/proc/stat, USER_HZ) before and after: how
+	# their interrupts and softirqs were spread.
+	stat=$(grep '^cpu[0-9]' /proc/stat)
 
 	# shellcheck disable=SC2086
 	scripts/guest-run $acct "$@" -k "$k" -c "$ncpu" -t "$timeout" \
 		-n "$rname" -d data:4G "$suite/guest-bench.sh" $cfg $fs \
 		"$outdir" "$runtime" "$size" $gargs >/dev/null || rc=$?
 	cp "build/runs/$rname/cpu.log" "$outdir/" 2>/dev/null || true
-	[ -z "$cpu" ] || [ ! -d "$outdir" ] || echo "$cpu" > "$outdir/host-cpu.txt"
+	if [ -d "$outdir" ]; then
+		[ -z "$cpu" ] || echo "$cpu" > "$outdir/host-cpu.txt"
+		{ echo "$stat"; grep '^cpu[0-9]' /proc/stat; } \
+			> "$outdir/host-stat.txt"
+	fi
 	rm -f "build/runs/$rname/data.img"
 	return $rc
 }

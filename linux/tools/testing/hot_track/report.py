@@ -284,12 +284,15 @@ def cpu_samples(results):
 
 
 def cpu_places(results, pairs):
-    """{config: {round: place}}: the host CPU each run of the CPU time was
-    pinned to, from its host-cpu.txt (scripts/bench.sh), or, for runs in
-    pairs that have none, bench.sh's rule: base and off on one CPU of the
-    pair, on and on-off on the other, swapped every round (the places are
-    then 0 and 1, not CPU numbers).  Empty where neither says."""
-    out = {}
+    """({config: {round: place}}, source): the host CPU each run of the CPU
+    time was
+    pinned to, from its host-cpu.txt (scripts/bench.sh).  Where no run has
+    one and the runs are in pairs, bench.sh's rule: base and off on one CPU
+    of the pair, on and on-off on the other, swapped every round (the
+    places are then "pair0" and "pair1", not CPU numbers).  Source:
+    "host-cpu.txt", "bench.sh's rule", or None (no places) where neither
+    says."""
+    out, rule = {}, {}
     for d in sorted(os.listdir(results)):
         m = re.match(r"^(\d+)-(base|off|on|on-off)$", d)
         if not m:
@@ -298,13 +301,12 @@ def cpu_places(results, pairs):
         path = os.path.join(results, d, "host-cpu.txt")
         if os.path.exists(path):
             with open(path) as f:
-                place = f.read().strip()
-        elif pairs:
-            place = str((rnd + (config in ("on", "on-off"))) % 2)
-        else:
-            continue
-        out.setdefault(config, {})[rnd] = place
-    return out
+                out.setdefault(config, {})[rnd] = f.read().strip()
+        rule.setdefault(config, {})[rnd] = \
+            "pair%d" % ((rnd + (config in ("on", "on-off"))) % 2)
+    if out:
+        return out, "host-cpu.txt"
+    return (rule, "bench.sh's rule") if pairs else ({}, None)
 
 
 def io_bounds(results):
@@ -370,25 +372,34 @@ def cpu_comparisons(per_round, pairs):
 PLACE_OF = {"on": "base", "on_vs_off": "off", "off": "base"}
 
 
+def cpu_groups(logs, places):
+    """The per-round log ratios {round: log} by place ({round: place}):
+    a list of lists, or None unless every round has a place, the rounds
+    ran in more than one, and in each at least twice."""
+    groups = {}
+    for r in sorted(logs):
+        groups.setdefault((places or {}).get(r), []).append(logs[r])
+    if (len(groups) < 2 or None in groups or
+            any(len(g) < 2 for g in groups.values())):
+        return None
+    return groups
+
+
 def cpu_fit(logs, places=None):
     """(mean, standard error, degrees of freedom, sd) of the per-round log
-    ratios {round: log}.  With @places ({round: host CPU}, see
-    cpu_places()) where the rounds ran in more than one place, each at
-    least twice and with a degree of freedom left over: the place is a
-    factor, as in a crossover trial.  The mean is then that of the places'
-    means, the sd the pooled sd within places (n - places degrees of
-    freedom): a host CPU that is slower for one config of a pair than the
-    other (it takes more of the host's interrupts, say) does not widen
-    the interval, where the swaps of bench.sh only take it out of the
-    mean.  Else the plain mean and sd (n - 1)."""
-    rounds = sorted(logs)
-    n = len(rounds)
-    groups = {}
-    for r in rounds:
-        groups.setdefault((places or {}).get(r), []).append(logs[r])
-    k = len(groups)
-    if k > 1 and None not in groups and n - k >= 2 and \
-            all(len(g) >= 2 for g in groups.values()):
+    ratios {round: log}.  Where @places ({round: host CPU}, see
+    cpu_places()) splits the rounds into groups (cpu_groups()), the place
+    is a factor, as the host CPU is in bench.sh's design, a crossover: the
+    mean is that of the places' means, the sd the pooled sd within places
+    (n - places degrees of freedom).  A host CPU that is slower for one
+    config of a pair than the other (it takes more of the host's
+    interrupts, say) then does not widen the interval, where the swaps of
+    bench.sh only take it out of the mean.  Else the plain mean and sd
+    (n - 1)."""
+    n = len(logs)
+    groups = cpu_groups(logs, places)
+    if groups:
+        k = len(groups)
         means = [statistics.mean(g) for g in groups.values()]
         ss = sum((x - m) ** 2 for g, m in zip(groups.values(), means)
                  for x in g)
@@ -396,23 +407,26 @@ def cpu_fit(logs, places=None):
         sd = math.sqrt(ss / df)
         se = sd / k * math.sqrt(sum(1 / len(g) for g in groups.values()))
         return statistics.mean(means), se, df, sd
-    vals = [logs[r] for r in rounds]
+    vals = [logs[r] for r in sorted(logs)]
     sd = statistics.stdev(vals)
     return statistics.mean(vals), sd / math.sqrt(n), n - 1, sd
 
 
 def cpu_place_effect(logs, places):
-    """Half the spread between the places' means of the log ratios
-    {round: log}, in % (the place of the first round against the other's),
-    or None with fewer than two places of at least two rounds each."""
-    groups = {}
-    for r in sorted(logs):
-        groups.setdefault((places or {}).get(r), []).append(logs[r])
-    if len(groups) != 2 or None in groups or \
-            any(len(g) < 2 for g in groups.values()):
+    """{"place", "pct"}: the place over whose rounds the log ratios
+    {round: log} are higher, and by how much their mean there is above the
+    mean of the two places' means, in % (half the difference of the two).
+    In on against base and on against off, where the two configs of a
+    pair run on different CPUs, it is what running on one CPU rather than
+    the other adds to either, about.  None unless cpu_groups() makes two
+    places."""
+    groups = cpu_groups(logs, places)
+    if not groups or len(groups) != 2:
         return None
-    a, b = (statistics.mean(g) for g in groups.values())
-    return (math.exp((a - b) / 2) - 1) * 100
+    (pa, a), (pb, b) = ((p, statistics.mean(g)) for p, g in groups.items())
+    if b > a:
+        pa, a, b = pb, b, a
+    return {"place": pa, "pct": (math.exp((a - b) / 2) - 1) * 100}
 
 
 def cpu_overhead(logs, places=None):
@@ -435,16 +449,17 @@ def cpu_rounds_for_goal(logs, places=None):
     per-round log ratios {round: log} spread as these are (their sd, within
     places if cpu_fit() takes @places as a factor), meets the goal with a
     chance of POWER: the upper end of its 95 % interval below log(1 +
-    GOAL_PCT / 100), by the usual sample size of a one-sided t-test (the
-    rounds split evenly between the places).  None with fewer than two
-    rounds; MAX_ROUNDS where even that many are not enough (then "more")."""
+    GOAL_PCT / 100), by the usual sample size of a one-sided t-test; with
+    places, a multiple of their number, split evenly.  None with fewer than
+    two rounds; MAX_ROUNDS where even that many are not enough (then
+    "more")."""
     if len(logs) < 2:
         return None
     _, _, df, sd = cpu_fit(logs, places)
-    # The degrees of freedom the places take.
+    # The degrees of freedom the places take: one, or one per place.
     lost = len(logs) - df
     goal = math.log1p(GOAL_PCT / 100)
-    for n in range(lost + 1, MAX_ROUNDS):
+    for n in range(2 * lost, MAX_ROUNDS, lost):
         t = stats.t.ppf(1 - ALPHA / 2, n - lost) + \
             stats.t.ppf(POWER, n - lost)
         if t * sd / math.sqrt(n) < goal:
@@ -464,7 +479,7 @@ def cpu_report(results, stamp):
             "I/O threads and user space)" if source == "host" else
             "the guest's /proc/stat (ticks: sampling error)")
     pairs = any("on-off" in per_round for per_round in data.values())
-    places = cpu_places(results, pairs)
+    places, place_source = cpu_places(results, pairs)
     how = ("Each round ran in pairs at the same time, each guest on a host "
            "CPU of its own: base beside on, then off beside on; on against "
            "base and on against off come each from its pair, off against "
@@ -480,10 +495,10 @@ def cpu_report(results, stamp):
              "of one config against another's in the same round, mean of "
              "the log ratios, with its 95 %% confidence interval "
              "(Student's t; where the rounds of a comparison ran on more "
-             "than one host CPU, the CPU a factor: the mean of the CPUs' "
-             "means, the sd pooled within each CPU, a degree of freedom "
-             "fewer for each CPU past the first).  Goal: the upper end of "
-             "on against base below "
+             "than one host CPU, at least two on each, the CPU a factor: "
+             "the mean of the CPUs' means, the sd pooled within each CPU, "
+             "a degree of freedom fewer for each CPU past the first).  "
+             "Goal: the upper end of on against base below "
              "%g %%.  Rounds for the goal: how many rounds a workload "
              "that costs nothing needs to meet the goal with a chance of "
              "%g %%, if its on against base spreads from round to round "
@@ -515,7 +530,7 @@ def cpu_report(results, stamp):
             row[c] = {"overhead_pct": nan_none(o),
                       "ci95_pct": [nan_none(lo), nan_none(hi)], "n": n,
                       "ci95_plain_pct": [nan_none(plo), nan_none(phi)],
-                      "host_cpu_pct": cpu_place_effect(logs, where),
+                      "host_cpu": cpu_place_effect(logs, where),
                       "places": {str(r): where.get(r) for r in
                                  sorted(logs)}}
         cells.append(str(res["on"][3]))
@@ -550,6 +565,18 @@ def cpu_report(results, stamp):
                       % (len(missed), len(short),
                          "more than %d" % MAX_ROUNDS
                          if max(short) == MAX_ROUNDS else max(short)))
+    if place_source:
+        big = ["%s (%+.1f %%, base on %s)" % (r["workload"],
+                                        r["on"]["host_cpu"]["pct"],
+                                        r["on"]["host_cpu"]["place"])
+               for r in rows if r["on"]["host_cpu"] and
+               r["on"]["host_cpu"]["pct"] >= GOAL_PCT]
+        lines[-1] += ("  The host CPU of each run, a factor of the "
+                      "intervals, from %s.  On against base higher, by "
+                      "%g %% or more than the mean of both CPUs, in the "
+                      "rounds where base ran on one of them: %s."
+                      % (place_source, GOAL_PCT,
+                         ", ".join(big) if big else "none"))
     lines.append("")
     bounds = io_bounds(results)
     if bounds:
@@ -591,7 +618,7 @@ def cpu_report(results, stamp):
                     r["estimate_pct"] = nan_none(100 * est / mb)
         lines.append("")
     summary = {"source": source, "goal_pct": GOAL_PCT, "alpha": ALPHA,
-               "rows": rows}
+               "places": place_source, "rows": rows}
     with open(os.path.join(results, "cpu-overhead.json"), "w") as f:
         json.dump(summary, f, indent=1)
 
