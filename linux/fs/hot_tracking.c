@@ -303,16 +303,28 @@ static void *hot_index_store(struct hot_info *hi, struct xarray *xa,
 }
 
 /*
- * Take @entry out of @xa, as for hot_index_store().  Return: whether it
- * was at @index.
+ * Take @entry out of @xa, as for hot_index_store().  The count of the
+ * leaf node that holds @entry tells whether another entry shares it, as
+ * one does for all but the last of 64 files deleted one after another:
+ * then no group is left empty, and hot_index_alone()'s walk of the group
+ * is not needed.  Return: whether @entry was at @index.
  */
 static bool hot_index_erase(struct hot_info *hi, struct xarray *xa,
 			    struct hot_index_nodes *n, unsigned long index,
 			    void *entry)
 {
-	if (__xa_cmpxchg(xa, index, entry, NULL, 0) != entry)
+	XA_STATE(xas, xa, index);
+	unsigned int alone = 0;
+	bool shared;
+
+	if (xas_load(&xas) != entry)
 		return false;
-	hot_index_count(hi, n, -(long)hot_index_alone(xa, index), 0, index);
+	/* The leaf that holds it, or NULL for the head. */
+	shared = xas.xa_node && xas.xa_node->count > 1;
+	xas_store(&xas, NULL);
+	if (!shared)
+		alone = hot_index_alone(xa, index);
+	hot_index_count(hi, n, -(long)alone, 0, index);
 	return true;
 }
 
