@@ -205,24 +205,32 @@ static struct lock_class_key hot_roots_lock_key;
 #define HOT_INDEX_LEVELS	DIV_ROUND_UP(BITS_PER_LONG, XA_CHUNK_SHIFT)
 
 /*
- * The nodes counted for an insertion that failed for want of memory: as
- * many as it may have left in the xarray without an entry, on the path to
- * its index, up to %HOT_INDEX_SPARE_MAX for an xarray.  They stay counted
- * until the xarray goes (a root with its last item, &hot_info.roots when
- * tracking is turned off), and xa_destroy() frees what is left of them.
- * Past the bound, under failures at many indexes, what they leave is not
- * counted: a bound on what memory pressure can take from the cap.
+ * The nodes counted for an insertion that failed for want of memory, up to
+ * %HOT_INDEX_SPARE_MAX for an xarray: more than it leaves without an entry
+ * in an xarray that holds entries (the levels it added above the head and
+ * the path down from there, never a leaf).  One into &hot_info.roots that
+ * only nodes a failure left hold may leave more, but the failure that left
+ * them counted more than it left: as failures add up, the count stays at
+ * or above the nodes the xarray has.  They stay counted until the xarray
+ * goes (a root with its last item, &hot_info.roots when tracking is turned
+ * off), and xa_destroy() frees what is left of them; nodes a later
+ * insertion fills are counted twice until then.  Past the bound, under
+ * failures at many indexes, what they leave is not counted: a bound on
+ * what memory pressure can take from the cap.
  */
 #define HOT_INDEX_SPARE		HOT_INDEX_LEVELS
 #define HOT_INDEX_SPARE_MAX	(8 * HOT_INDEX_LEVELS)
 
 /*
- * The levels of nodes an xarray needs to hold @index: none for index 0,
- * which its head holds.
+ * The levels of nodes @xa has: none if its head holds an entry (index 0)
+ * or nothing.  Caller holds its xa_lock.
  */
-static unsigned int hot_index_height(unsigned long index)
+static unsigned int hot_index_xa_height(struct xarray *xa)
 {
-	return index ? (fls_long(index) - 1) / XA_CHUNK_SHIFT + 1 : 0;
+	void *head = xa_head_locked(xa);
+
+	return xa_is_node(head) ?
+	       xa_to_node(head)->shift / XA_CHUNK_SHIFT + 1 : 0;
 }
 
 /*
@@ -238,6 +246,7 @@ static unsigned int hot_index_alone(struct xarray *xa, unsigned long index)
 	unsigned long first = 0;
 	unsigned int level;
 
+	lockdep_assert_held(&xa->xa_lock);
 	for (level = 1; level < HOT_INDEX_LEVELS; level++) {
 		unsigned long size = 1UL << (level * XA_CHUNK_SHIFT);
 
@@ -256,23 +265,22 @@ static unsigned int hot_index_alone(struct xarray *xa, unsigned long index)
 
 /*
  * Count in &hot_info.mem the nodes that @n now has, after @groups groups
- * joined (or left, if negative) at @index, and @spare nodes were left (or
- * freed, if negative) by insertions that failed.  Caller holds the lock of
- * the xarray counted, or owns it.
+ * joined (or left, if negative) and @spare nodes were left (or freed, if
+ * negative) by insertions that failed.  @xa is the xarray counted, whose
+ * lock the caller holds, or NULL once it is destroyed.  Exact but for
+ * @spare: the levels above the xarray's height have one group each and
+ * no node, every group below has one.
  */
 static void hot_index_count(struct hot_info *hi, struct hot_index_nodes *n,
-			    long groups, long spare, unsigned long index)
+			    struct xarray *xa, long groups, long spare)
 {
-	unsigned long nodes;
+	unsigned long nodes = 0;
 	long delta;
 
 	n->groups += groups;
 	n->spare += spare;
-	if (!n->groups)
-		n->height = 0;
-	else if (groups >= 0)
-		n->height = max(n->height, hot_index_height(index));
-	nodes = n->groups ? n->groups - HOT_INDEX_LEVELS + n->height : 0;
+	if (n->groups && !WARN_ON_ONCE(!xa))
+		nodes = n->groups - HOT_INDEX_LEVELS + hot_index_xa_height(xa);
 	nodes += n->spare;
 	delta = (long)nodes - (long)n->nodes;
 	if (!delta)
@@ -294,11 +302,13 @@ static void *hot_index_store(struct hot_info *hi, struct xarray *xa,
 	unsigned int alone = hot_index_alone(xa, index);
 	void *curr;
 
+	/* Not dropped to allocate, the lock keeps @alone true. */
+	BUILD_BUG_ON(HOT_GFP & __GFP_DIRECT_RECLAIM);
 	curr = __xa_cmpxchg(xa, index, NULL, entry, HOT_GFP);
 	if (!curr)
-		hot_index_count(hi, n, alone, 0, index);
+		hot_index_count(hi, n, xa, alone, 0);
 	else if (xa_is_err(curr) && n->spare < HOT_INDEX_SPARE_MAX)
-		hot_index_count(hi, n, 0, HOT_INDEX_SPARE, index);
+		hot_index_count(hi, n, xa, 0, HOT_INDEX_SPARE);
 	return curr;
 }
 
@@ -317,14 +327,17 @@ static bool hot_index_erase(struct hot_info *hi, struct xarray *xa,
 	unsigned int alone = 0;
 	bool shared;
 
+	lockdep_assert_held(&xa->xa_lock);
 	if (xas_load(&xas) != entry)
 		return false;
-	/* The leaf that holds it, or NULL for the head. */
+	/* The leaf that holds it, or NULL for the head (index 0 alone). */
+	VM_WARN_ON_ONCE(xas.xa_node && xas.xa_node->shift);
 	shared = xas.xa_node && xas.xa_node->count > 1;
 	xas_store(&xas, NULL);
 	if (!shared)
 		alone = hot_index_alone(xa, index);
-	hot_index_count(hi, n, -(long)alone, 0, index);
+	/* Even if shared: the xarray may have shrunk. */
+	hot_index_count(hi, n, xa, -(long)alone, 0);
 	return true;
 }
 
@@ -417,7 +430,7 @@ static void hot_root_free(struct hot_info *hi, struct hot_root *root)
 	xa_unlock(&hi->roots);
 	xa_destroy(&root->inodes);
 	/* Dead and empty: no one changes its count any more. */
-	hot_index_count(hi, &root->nodes, 0, -spare, 0);
+	hot_index_count(hi, &root->nodes, NULL, 0, -spare);
 	atomic_long_sub(hot_root_bytes(), &hi->mem);
 	atomic_long_sub(hot_root_bytes(), &hi->index_mem);
 	kfree_rcu(root, rcu);
@@ -3289,7 +3302,7 @@ static void hot_index_destroy(struct hot_info *hi)
 	}
 	spare = hi->root_nodes.spare;
 	xa_destroy(&hi->roots);
-	hot_index_count(hi, &hi->root_nodes, 0, -spare, 0);
+	hot_index_count(hi, &hi->root_nodes, NULL, 0, -spare);
 }
 
 /**

@@ -768,19 +768,20 @@ static u64 hot_kunit_ino_high(unsigned int i)
 }
 
 /*
- * Read, or delete, @nr files of root @root, their inode numbers by @ino,
- * in order.
+ * Read, or delete, files @from to @to - 1 of a layout of root @root, their
+ * inode numbers by @ino, in order, or in reverse order if @reverse.
  */
-static void hot_kunit_index_files(struct hot_kunit_fs *fs, unsigned int nr,
-				  hot_kunit_ino_fn ino, u32 root, bool delete)
+static void hot_kunit_index_span(struct hot_kunit_fs *fs, unsigned int from,
+				 unsigned int to, hot_kunit_ino_fn ino,
+				 u32 root, bool delete, bool reverse)
 {
 	struct inode *inode = fs->inode[0];
 	unsigned int i;
 
 	inode->__i_nlink = !delete;
 	inode->i_generation = root;
-	for (i = 0; i < nr; i++) {
-		inode->i_ino = ino(i);
+	for (i = from; i < to; i++) {
+		inode->i_ino = ino(reverse ? from + to - 1 - i : i);
 		if (delete)
 			hot_track_evict_inode(inode);
 		else
@@ -792,6 +793,22 @@ static void hot_kunit_index_files(struct hot_kunit_fs *fs, unsigned int nr,
 	flush_work(&fs->hi->free_work);
 }
 
+/* Read, or delete, the first @nr files of a layout, in order. */
+static void hot_kunit_index_files(struct hot_kunit_fs *fs, unsigned int nr,
+				  hot_kunit_ino_fn ino, u32 root, bool delete)
+{
+	hot_kunit_index_span(fs, 0, nr, ino, root, delete, false);
+}
+
+/*
+ * The levels of nodes an xarray needs to hold @index: none for index 0,
+ * which its head holds.
+ */
+static unsigned int hot_kunit_height(unsigned long index)
+{
+	return index ? (fls_long(index) - 1) / XA_CHUNK_SHIFT + 1 : 0;
+}
+
 /*
  * The nodes an xarray holding @nr entries, at @ino(0) < @ino(1) < ... ,
  * has: one for each group of 64^l indexes that holds one, for every level
@@ -799,7 +816,7 @@ static void hot_kunit_index_files(struct hot_kunit_fs *fs, unsigned int nr,
  */
 static long hot_kunit_xa_nodes(unsigned int nr, hot_kunit_ino_fn ino)
 {
-	unsigned int level, height = hot_index_height(ino(nr - 1)), i;
+	unsigned int level, height = hot_kunit_height(ino(nr - 1)), i;
 	long nodes = 0;
 
 	for (level = 1; level <= height; level++) {
@@ -847,8 +864,9 @@ static long hot_kunit_index_bytes(struct hot_info *hi)
 /*
  * The inode index counts in &hot_info.mem the nodes its xarrays have (a
  * walk of them tells), for dense and sparse inode numbers and numbers 2^42
- * apart, in root 0 and in one of a btrfs subvolume's, and nothing once the
- * files are gone, the root with them.
+ * apart, in root 0 and in one of a btrfs subvolume's, with half of the
+ * files gone from either end, with two roots, and nothing once the files
+ * are gone, the root with them.
  */
 static void hot_index_nodes_test(struct kunit *test)
 {
@@ -862,7 +880,7 @@ static void hot_index_nodes_test(struct kunit *test)
 	};
 	struct hot_kunit_fs *fs = test->priv;
 	struct hot_info *hi = fs->hi;
-	unsigned int i, root;
+	unsigned int i, root, half;
 	long bytes;
 
 	for (i = 0; i < ARRAY_SIZE(layouts); i++) {
@@ -893,8 +911,31 @@ static void hot_index_nodes_test(struct kunit *test)
 			kunit_info(test, "layout %u: %lu bytes per item\n", i,
 				   atomic_long_read(&hi->mem) / layouts[i].nr);
 
-			hot_kunit_index_files(fs, layouts[i].nr, layouts[i].ino,
-					      root, true);
+			/*
+			 * Exact part-way too: root 0 loses its first half in
+			 * order, root 5 its last half from the largest down.
+			 */
+			half = layouts[i].nr / 2;
+			if (!root)
+				hot_kunit_index_span(fs, 0, half,
+						     layouts[i].ino, root, true,
+						     false);
+			else
+				hot_kunit_index_span(fs, half, layouts[i].nr,
+						     layouts[i].ino, root, true,
+						     true);
+			KUNIT_EXPECT_EQ_MSG(test,
+					    atomic_long_read(&hi->index_mem),
+					    hot_kunit_index_bytes(hi),
+					    "layout %u root %u half", i, root);
+			if (!root)
+				hot_kunit_index_span(fs, half, layouts[i].nr,
+						     layouts[i].ino, root, true,
+						     false);
+			else
+				hot_kunit_index_span(fs, 0, half,
+						     layouts[i].ino, root, true,
+						     true);
 			KUNIT_EXPECT_EQ(test, atomic_long_read(&hi->nr_inodes),
 					0);
 			KUNIT_EXPECT_EQ(test, atomic_long_read(&hi->index_mem),
@@ -903,6 +944,19 @@ static void hot_index_nodes_test(struct kunit *test)
 			KUNIT_EXPECT_TRUE(test, xa_empty(&hi->roots));
 		}
 	}
+
+	/* Roots 5 and 6 side by side, and one without the other. */
+	hot_kunit_index_files(fs, 100, hot_kunit_ino_seq, 5, false);
+	hot_kunit_index_files(fs, 100, hot_kunit_ino_chunk, 6, false);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&hi->index_mem),
+			hot_kunit_index_bytes(hi));
+	hot_kunit_index_files(fs, 100, hot_kunit_ino_seq, 5, true);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&hi->index_mem),
+			hot_kunit_index_bytes(hi));
+	hot_kunit_index_files(fs, 100, hot_kunit_ino_chunk, 6, true);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&hi->index_mem), 0);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&hi->mem), 0);
+	KUNIT_EXPECT_TRUE(test, xa_empty(&hi->roots));
 }
 
 /* Read, or delete, the file of inode number @ino of root 0. */
@@ -922,22 +976,38 @@ static void hot_kunit_index_file(struct hot_kunit_fs *fs, u64 ino,
 }
 
 /*
- * The count never falls short of the nodes the index has: after the file
- * with the largest number goes, it may keep the levels that file needed
- * (the xarray gives them back), at most until the root is empty.  Inode
- * number 0, which the xarray keeps in its head, counts too.
+ * The count follows the xarray's height, read from its head: exact after
+ * the file with the largest number goes, as the xarray shrinks, by one
+ * level or many, and after one that shared its leaf goes, which leaves
+ * inode number 0 alone in the head.  Inode number 0 counts too.
  */
 static void hot_index_height_test(struct kunit *test)
 {
+	static const unsigned long heights[][2] = {
+		{ 0, 0 }, { 1, 1 }, { XA_CHUNK_SIZE - 1, 1 },
+		{ XA_CHUNK_SIZE, 2 }, { ULONG_MAX, HOT_INDEX_LEVELS },
+	};
 	const long node = sizeof(struct xa_node);
 	struct hot_kunit_fs *fs = test->priv;
 	struct hot_info *hi = fs->hi;
+	unsigned int i, height;
+	/* Not DEFINE_XARRAY(): lockdep takes only static keys. */
+	struct xarray xa;
 
-	KUNIT_EXPECT_EQ(test, hot_index_height(0), 0);
-	KUNIT_EXPECT_EQ(test, hot_index_height(1), 1);
-	KUNIT_EXPECT_EQ(test, hot_index_height(XA_CHUNK_SIZE - 1), 1);
-	KUNIT_EXPECT_EQ(test, hot_index_height(XA_CHUNK_SIZE), 2);
-	KUNIT_EXPECT_EQ(test, hot_index_height(ULONG_MAX), HOT_INDEX_LEVELS);
+	xa_init(&xa);
+	for (i = 0; i < ARRAY_SIZE(heights); i++) {
+		KUNIT_ASSERT_EQ(test, xa_err(xa_store(&xa, heights[i][0],
+						      xa_mk_value(1),
+						      GFP_KERNEL)), 0);
+		xa_lock(&xa);
+		height = hot_index_xa_height(&xa);
+		xa_unlock(&xa);
+		KUNIT_EXPECT_EQ_MSG(test, height, heights[i][1], "index %lu",
+				    heights[i][0]);
+		KUNIT_EXPECT_EQ(test, hot_kunit_height(heights[i][0]),
+				heights[i][1]);
+		xa_destroy(&xa);
+	}
 
 	/* 100 and 101: one leaf under a node of two levels. */
 	hot_kunit_index_file(fs, 100, false);
@@ -955,12 +1025,12 @@ static void hot_index_height_test(struct kunit *test)
 	hot_kunit_index_file(fs, 100, true);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&hi->index_mem),
 			hot_kunit_index_bytes(hi));
-	/* 101 goes: the xarray shrinks to a leaf; 2 nodes counted. */
+	/* 101 goes: the xarray shrinks to a leaf, and the count with it. */
 	hot_kunit_index_file(fs, 101, true);
 	KUNIT_EXPECT_EQ(test, hot_kunit_index_bytes(hi),
 			hot_root_bytes() + node);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&hi->index_mem),
-			hot_root_bytes() + 2 * node);
+			hot_root_bytes() + node);
 	hot_kunit_index_file(fs, 5, true);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&hi->index_mem), 0);
 
@@ -974,19 +1044,74 @@ static void hot_index_height_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&hi->index_mem),
 			hot_kunit_index_bytes(hi));
 	hot_kunit_index_file(fs, 0, true);
-	KUNIT_EXPECT_GE(test, atomic_long_read(&hi->index_mem),
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&hi->index_mem),
 			hot_kunit_index_bytes(hi));
 	hot_kunit_index_file(fs, 7, true);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&hi->index_mem), 0);
+
+	/* 0 and 7 again, 7 first: its leaf was shared, and the head takes 0. */
+	hot_kunit_index_file(fs, 0, false);
+	hot_kunit_index_file(fs, 7, false);
+	hot_kunit_index_file(fs, 7, true);
+	KUNIT_EXPECT_EQ(test, hot_kunit_index_bytes(hi), hot_root_bytes());
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&hi->index_mem),
+			hot_root_bytes());
+	hot_kunit_index_file(fs, 0, true);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&hi->index_mem), 0);
+
+	/* 100, 101 and one far above: it goes, and the levels above 2 go. */
+	hot_kunit_index_file(fs, 100, false);
+	hot_kunit_index_file(fs, 101, false);
+	hot_kunit_index_file(fs, BIT(BITS_PER_LONG - 4), false);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&hi->index_mem),
+			hot_kunit_index_bytes(hi));
+	hot_kunit_index_file(fs, BIT(BITS_PER_LONG - 4), true);
+	KUNIT_EXPECT_EQ(test, hot_kunit_index_bytes(hi),
+			hot_root_bytes() + 2 * node);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&hi->index_mem),
+			hot_root_bytes() + 2 * node);
+	hot_kunit_index_file(fs, 100, true);
+	hot_kunit_index_file(fs, 101, true);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&hi->index_mem), 0);
 	flush_work(&hi->free_work);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&hi->mem), 0);
+}
+
+/* Make the nodes of @xa down to @index, as a failed insertion may. */
+static void hot_kunit_xa_path(struct kunit *test, struct xarray *xa,
+			      unsigned long index)
+{
+	XA_STATE(xas, xa, index);
+
+	do {
+		xas_lock(&xas);
+		xas_create_range(&xas);
+		xas_unlock(&xas);
+	} while (xas_nomem(&xas, GFP_KERNEL));
+	KUNIT_ASSERT_FALSE(test, xas_error(&xas));
+}
+
+/* Root 0 of @fs, which must be there. */
+static struct hot_root *hot_kunit_root0(struct kunit *test,
+					struct hot_kunit_fs *fs)
+{
+	struct hot_root *root;
+
+	rcu_read_lock();
+	root = hot_root_lookup(fs->hi, 0);
+	rcu_read_unlock();
+	KUNIT_ASSERT_NOT_NULL(test, root);
+	return root;
 }
 
 /*
  * A root whose last item goes is freed even if its xarray still has nodes
  * without entries, as an insertion that failed for want of memory leaves
  * (made here by xas_create_range()): it is told empty by its count, not by
- * xa_empty(), and xa_destroy() frees those nodes with it.
+ * xa_empty(), and xa_destroy() frees those nodes with it.  Counted as
+ * hot_index_store() counts a failure, the nodes such an insertion leaves
+ * are not more than the count, even where it raised the xarray's height,
+ * from that of inode number 300 to that of bit BITS_PER_LONG - 4.
  */
 static void hot_index_leftover_test(struct kunit *test)
 {
@@ -995,23 +1120,32 @@ static void hot_index_leftover_test(struct kunit *test)
 	struct hot_root *root;
 
 	hot_kunit_index_file(fs, 300, false);
-	rcu_read_lock();
-	root = hot_root_lookup(hi, 0);
-	rcu_read_unlock();
-	KUNIT_ASSERT_NOT_NULL(test, root);
-	{
-		XA_STATE(xas, &root->inodes, BIT(30));
-
-		do {
-			xas_lock(&xas);
-			xas_create_range(&xas);
-			xas_unlock(&xas);
-		} while (xas_nomem(&xas, GFP_KERNEL));
-		KUNIT_ASSERT_FALSE(test, xas_error(&xas));
-	}
+	root = hot_kunit_root0(test, fs);
+	hot_kunit_xa_path(test, &root->inodes, BIT(30));
 	KUNIT_EXPECT_GT(test, hot_kunit_index_bytes(hi),
 			atomic_long_read(&hi->index_mem));
 	hot_kunit_index_file(fs, 300, true);
+	KUNIT_EXPECT_TRUE(test, xa_empty(&hi->roots));
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&hi->index_mem), 0);
+	flush_work(&hi->free_work);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&hi->mem), 0);
+
+	hot_kunit_index_file(fs, 300, false);
+	root = hot_kunit_root0(test, fs);
+	hot_kunit_xa_path(test, &root->inodes, BIT(BITS_PER_LONG - 4));
+	xa_lock(&root->inodes);
+	hot_index_count(hi, &root->nodes, &root->inodes, 0, HOT_INDEX_SPARE);
+	xa_unlock(&root->inodes);
+	KUNIT_EXPECT_GE(test, atomic_long_read(&hi->index_mem),
+			hot_kunit_index_bytes(hi));
+	/* An insertion after it counts the height the failure left. */
+	hot_kunit_index_file(fs, 301, false);
+	KUNIT_EXPECT_GE(test, atomic_long_read(&hi->index_mem),
+			hot_kunit_index_bytes(hi));
+	hot_kunit_index_file(fs, 300, true);
+	KUNIT_EXPECT_GE(test, atomic_long_read(&hi->index_mem),
+			hot_kunit_index_bytes(hi));
+	hot_kunit_index_file(fs, 301, true);
 	KUNIT_EXPECT_TRUE(test, xa_empty(&hi->roots));
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&hi->index_mem), 0);
 	flush_work(&hi->free_work);

@@ -237,15 +237,12 @@ struct hot_pass {
  * @groups: groups of indexes that hold an entry, at every level: groups of
  *	64, 64^2, and so on up to one of every index (XA_CHUNK_SHIFT bits a
  *	level), however many levels the xarray has.
- * @height: the levels of nodes the largest index held since the xarray was
- *	last empty needs.
  * @spare: nodes counted for insertions that failed for want of memory, as
  *	many as each may have left without an entry, up to a bound, until the
  *	xarray goes.
- * @nodes: the nodes counted: @groups less the levels above @height, whose
- *	one group each has no node, and @spare; more than the xarray has by at
- *	most one a level between the height it has and @height, but for what
- *	failed insertions left, which @spare counts up to its bound.
+ * @nodes: the nodes counted: @groups less the levels above the xarray's
+ *	height, whose one group each has no node, and @spare; exact but for
+ *	what failed insertions left, which @spare counts up to its bound.
  *
  * Under the lock of the xarray counted.
  */
@@ -253,7 +250,6 @@ struct hot_index_nodes {
 	unsigned long groups;
 	unsigned long spare;
 	unsigned long nodes;
-	unsigned int height;
 };
 
 /**
