@@ -17,7 +17,9 @@
  *   ns, which the costs of locks depend on;
  * - the longest hold of &hot_info.map_lock and an item lock in an update
  *   pass, the freeing of a file's items, and eviction, over 1M ranges in
- *   one file and in 1000 files, in us.
+ *   one file and in 1000 files, in us;
+ * - a read with cold caches, and the parts of it: what the hook reads up to
+ *   each of its steps, in ns.
  *
  * Included at the end of fs/hot_tracking.c to reach its static functions.
  */
@@ -41,6 +43,8 @@
 #define HOT_BENCH_SWEEP		SZ_32M
 /* Accesses with cold caches per measurement. */
 #define HOT_BENCH_COLD		1000
+/* An inode number as xfs gives: six levels of the inode index's xarray. */
+#define HOT_BENCH_DEEP_INO	(BIT(30) + 100)
 
 static struct file_system_type hot_bench_fs_type = {
 	.name = "hot_bench",
@@ -148,6 +152,76 @@ static u64 hot_bench_cold_read(struct inode *inode, const u8 *sweep,
 	return ktime_get_ns() - t;
 }
 
+/* How far hot_bench_cold_step() goes into the hook's data. */
+enum hot_bench_depth {
+	HOT_BENCH_HI,		/* the superblock's hot_info and root 0 */
+	HOT_BENCH_INDEX,	/* the inode index's walk to the inode item */
+	HOT_BENCH_INODE,	/* the inode item's counts */
+	HOT_BENCH_RANGES_WALK,	/* the walk of its ranges to the range item */
+	HOT_BENCH_RANGE,	/* the range item's counts */
+	HOT_BENCH_SLOT,		/* this CPU's slot for the range */
+	HOT_BENCH_CLOCK,	/* the clock the hook reads */
+	HOT_BENCH_DEPTHS
+};
+
+static const char * const hot_bench_depth_names[] = {
+	[HOT_BENCH_HI] = "hot_info and root",
+	[HOT_BENCH_INDEX] = "inode index walk",
+	[HOT_BENCH_INODE] = "inode item",
+	[HOT_BENCH_RANGES_WALK] = "ranges walk",
+	[HOT_BENCH_RANGE] = "range item",
+	[HOT_BENCH_SLOT] = "per-CPU slot",
+	[HOT_BENCH_CLOCK] = "clock",
+};
+
+/*
+ * What the hook reads, up to @depth, of a read of range @i %
+ * %HOT_BENCH_RANGES of @inode, with cold caches as hot_bench_cold_read()
+ * makes them; in ns.  The differences between depths tell which of the
+ * hook's cache lines and pages cost most; what the whole hook takes more
+ * than all of them is its code, locks and stores.
+ */
+static u64 hot_bench_cold_step(struct inode *inode, const u8 *sweep,
+			       unsigned long i, enum hot_bench_depth depth)
+{
+	unsigned long index = i % HOT_BENCH_RANGES;
+	struct hot_range_item *hr = NULL;
+	struct hot_inode_item *he = NULL;
+	struct hot_inode_key key;
+	struct hot_pcp_slot *slot;
+	struct hot_root *root;
+	struct hot_info *hi;
+	unsigned long j;
+	u64 t, sum = 0;
+
+	for (j = 0; j < HOT_BENCH_SWEEP; j += L1_CACHE_BYTES)
+		READ_ONCE(sweep[j]);
+	t = ktime_get_ns();
+	rcu_read_lock();
+	hi = rcu_dereference(inode->i_sb->s_hot_info);
+	hot_inode_key(hi, inode, &key);
+	root = hot_root_lookup(hi, key.root);
+	if (depth >= HOT_BENCH_INDEX)
+		he = xa_load(&root->inodes, key.ino);
+	if (depth >= HOT_BENCH_INODE)
+		/* As hot_track_record() reads it, without the item lock. */
+		sum += READ_ONCE(he->freq.nr_reads) + data_race(he->muted);
+	if (depth >= HOT_BENCH_RANGES_WALK)
+		hr = xa_load(&he->ranges, index);
+	if (depth >= HOT_BENCH_RANGE)
+		sum += READ_ONCE(hr->freq.nr_reads);
+	if (depth >= HOT_BENCH_SLOT) {
+		slot = &raw_cpu_ptr(hi->pcp)->slot[hot_pcp_hash(&key, index)];
+		sum += hot_pcp_item(slot);
+	}
+	if (depth >= HOT_BENCH_CLOCK)
+		sum += hot_clock_coarse_ns();
+	rcu_read_unlock();
+	t = ktime_get_ns() - t;
+	/* Keep the loads: a sum no access gives. */
+	return sum == ULLONG_MAX ? 0 : t;
+}
+
 /* Print @what: @t ns over @n @per, per one of them, to a tenth of a ns. */
 static void hot_bench_print_per(struct kunit *test, const char *what, u64 t,
 				u64 n, const char *per)
@@ -163,6 +237,29 @@ static void hot_bench_print(struct kunit *test, const char *what, u64 t,
 			    u64 n)
 {
 	hot_bench_print_per(test, what, t, n, "access");
+}
+
+/*
+ * Print the time of hot_bench_cold_step() on @inode at each depth up to
+ * @last, @label added to what is printed.
+ */
+static void hot_bench_cold_steps(struct kunit *test, struct inode *inode,
+				 const u8 *sweep, const char *label,
+				 enum hot_bench_depth last)
+{
+	enum hot_bench_depth depth;
+	unsigned long i;
+	char what[96];
+	u64 t;
+
+	for (depth = 0; depth <= last; depth++) {
+		t = 0;
+		for (i = 0; i < HOT_BENCH_COLD; i++)
+			t += hot_bench_cold_step(inode, sweep, i, depth);
+		snprintf(what, sizeof(what), "cold caches%s, reads up to the %s",
+			 label, hot_bench_depth_names[depth]);
+		hot_bench_print(test, what, t, HOT_BENCH_COLD);
+	}
 }
 
 static void hot_bench_item_size(struct kunit *test)
@@ -243,10 +340,25 @@ static void hot_bench_hook_one_cpu(struct kunit *test)
 		t += hot_bench_cold_read(&fs->inodes[0], sweep, i);
 		t_off += hot_bench_cold_read(&off->inodes[0], sweep, i);
 	}
-	vfree(sweep);
 	hot_bench_print(test, "existing range, cold caches", t, HOT_BENCH_COLD);
 	hot_bench_print(test, "tracking off on the superblock, cold caches",
 			t_off, HOT_BENCH_COLD);
+	/* Where the time goes: what the hook reads, one step more each time. */
+	hot_bench_cold_steps(test, &fs->inodes[0], sweep, "", HOT_BENCH_CLOCK);
+	/*
+	 * A number as xfs gives, with the AG in its high bits: the walk has
+	 * six levels instead of two, for this file and the first.
+	 */
+	fs->inodes[0].i_ino = HOT_BENCH_DEEP_INO;
+	hot_bench_reads(&fs->inodes[0], HOT_BENCH_RANGES);
+	t = 0;
+	for (i = 0; i < HOT_BENCH_COLD; i++)
+		t += hot_bench_cold_read(&fs->inodes[0], sweep, i);
+	hot_bench_print(test, "existing range, inode 2^30 + 100, cold caches",
+			t, HOT_BENCH_COLD);
+	hot_bench_cold_steps(test, &fs->inodes[0], sweep, ", inode 2^30 + 100",
+			     HOT_BENCH_INODE);
+	vfree(sweep);
 out:
 	hot_bench_fs_destroy(off);
 	hot_bench_fs_destroy(fs);
