@@ -24,12 +24,13 @@
 #   micro     the hot_track_benchmark KUnit suite, MICRO_RUNS boots at 1
 #             and at 2 CPUs, and its cases of a thread per CPU at 4 and 8
 #             (MICRO_CPUS)                           -> micro/micro.md
-#   accuracy  accuracy.py on each filesystem, 30 update periods
+#   accuracy  accuracy.py on each filesystem, ACC_PERIODS update periods
+#             (30; 20 in quick)
 #                                                    -> accuracy-<fs>/
 #   hot_move  btrfs hot relocation: zipf reads from a slow (dm-delay)
 #             rotational disk (guest-hot-move.sh, HM_RUNTIME s each): a hot
-#             set that fits the SSD, with hot_move, without, and all on a
-#             fast disk (the bound), then hot_move and the bound in pairs
+#             set that fits the SSD, with hot_move, without (not in quick),
+#             and all on a fast disk (the bound), then hot_move and the bound in pairs
 #             of 5 s windows, on which its goal is judged -> hot-move/
 #             and one larger than the SSD, with hot_move and with the best
 #             static placement on disks like its own (the oracle), then
@@ -39,10 +40,10 @@
 # against its goal in one table (summary.py), printed at the end.  Prints
 # an estimate of the duration of the overhead step first (-n: only that);
 # micro takes about a minute per 10 boots, accuracy about 5 minutes per
-# filesystem and set (quick: 52 minutes in all on 2 cores when last
-# timed, before CB_RUNS=4 and the pairs of windows; about 70 minutes by
-# the times of its steps on the host of results/2026-12-03-issue16/targets
-# and the large set's pairs, by estimate).  The update worker runs every
+# filesystem and set at 30 update periods (quick, timed as a whole on 2
+# cores: 55 minutes of steps and 11 of builds from a cold ccache; its
+# accuracy and hot_move cut since by 8 minutes: results/2026-12-06-issue16).
+# The update worker runs every
 # UPDATE_DELAY seconds (hot-update-delay, default 10: the kernel's) in
 # accuracy and hot_move.
 #
@@ -69,7 +70,8 @@
 # The environment can change a mode's settings: STEPS, MICRO_RUNS, ROUNDS,
 # FSES, CPUS, JOBS, MICRO_CPUS,
 # RUNTIME, SIZE, WORKLOADS (of guest-bench.sh), HM_PAIRS (pairs of windows
-# against the bound or the oracle: 24, 12 in quick), HM_SETS (the hot_move sets,
+# against the bound or the oracle: 24, 12 in quick), ACC_PERIODS (update
+# periods of each accuracy run: 30, 20 in quick), HM_SETS (the hot_move sets,
 # SUB:PROMOTE:HOT_MB ..., below), GUEST_ARGS (more NAME=VALUE
 # settings of guest-bench.sh); BENCH_BUILD=0 uses the kernels already built,
 # BENCH_SUITE another copy of the suite, BENCH_OUT another results directory,
@@ -120,6 +122,11 @@ quick)
 	# Half the pairs of windows against the bound and the oracle
 	# (about 2.5 of the 5 minutes that 24 take, each set).
 	hm_runtime=240 hm_pairs=12
+	# For the hour with both kernels built from a cold ccache (about 11
+	# minutes on 2 cores): 20 update periods of accuracy (10 per phase,
+	# the recovery measured in periods), and no hot_track-only run of the
+	# set that fits (no goal is judged on it): about 3 and 5 minutes.
+	acc_periods=20 hm_fit_cfgs=hot_move,bound
 	;;
 cpu)
 	cpu_settings
@@ -151,6 +158,8 @@ micro_runs=${MICRO_RUNS:-${micro_runs:-3}}
 micro_cpus=${MICRO_CPUS:-1 2 4 8}
 hm_runtime=${HM_RUNTIME:-${hm_runtime:-240}}
 hm_pairs=${HM_PAIRS:-${hm_pairs:-24}}
+hm_fit_cfgs=${hm_fit_cfgs:-hot_move,hot_track,bound}
+acc_periods=${ACC_PERIODS:-${acc_periods:-30}}
 update_delay=${UPDATE_DELAY:-10}
 args="WORK=$work $args ${GUEST_ARGS:-}"
 suite=${BENCH_SUITE:-$top/build/linux/tools/testing/hot_track}
@@ -517,12 +526,14 @@ if has accuracy; then
 		fs=${run%%:*} set=${run#*:}
 		# shellcheck disable=SC2086
 		opts="$(echo $set | tr , ' ') --update-delay $update_delay"
+		opts="$opts --duration $((acc_periods * update_delay))"
 		dir=$out/accuracy-$fs-$(echo $set | tr -d ' -' | tr , -)
 		mkdir -p "$dir"
 		stamp > "$dir/stamp.txt"
 		echo "bench: accuracy $fs $opts ($(($(date +%s) - start))s)"
 		# shellcheck disable=SC2086
-		scripts/guest-run -k $kbench/linux -c 2 -t $((30 * update_delay + 900)) \
+		scripts/guest-run -k $kbench/linux -c 2 \
+			-t $((acc_periods * update_delay + 900)) \
 			-n "$name-accuracy" -d data:4G \
 			"$suite/guest-accuracy.sh" "$fs" "$dir" $opts >/dev/null
 		/usr/bin/python3 "$suite/plot-accuracy.py" "$dir" >/dev/null
@@ -552,7 +563,7 @@ if has hot_move; then
 		# run: the set that fits against the bound, on the fast disk;
 		# the larger one against the oracle, on a second slow disk and
 		# SSD (guest-hot-move.sh).
-		cfgs=hot_move,hot_track,bound rt=$hm_runtime
+		cfgs=$hm_fit_cfgs rt=$hm_runtime
 		if [ "$hot" = 0 ]; then
 			cfgs=hot_move,oracle rt=${HM_LARGE_RUNTIME:-$hm_runtime}
 			[ "$mode" = full ] && cfgs=hot_move,hot_track,bound,oracle
